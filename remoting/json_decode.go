@@ -1,0 +1,477 @@
+package remoting
+
+import (
+	"fmt"
+	"unicode/utf16"
+	"unicode/utf8"
+)
+
+// maxJSONDepth bounds nesting inside ignored values, so hostile input cannot
+// drive the recursive skipper deep.
+const maxJSONDepth = 64
+
+// decodeJSONHeader fills cmd from a JSON header with the leniency the Java
+// server shows (protocol.md 1.5): any key order, unknown keys ignored,
+// missing flag/version = 0, language as name or number, non-string extFields
+// values kept as their text, null values = absent. The literal null and
+// anything but one object are rejected.
+func decodeJSONHeader(data []byte, cmd *Command) error {
+	scan := jsonScanner{data: data}
+	if err := scan.decodeHeaderObject(cmd); err != nil {
+		return fmt.Errorf("json header at byte %d: %w: %w", scan.pos, ErrBadHeader, err)
+	}
+	return nil
+}
+
+// jsonScanner walks a byte slice; every method checks bounds before reading.
+type jsonScanner struct {
+	data []byte
+	pos  int
+}
+
+// errJSONSyntax is the detail wrapped into ErrBadHeader for malformed text.
+type jsonSyntaxError string
+
+func (e jsonSyntaxError) Error() string { return string(e) }
+
+func (s *jsonScanner) decodeHeaderObject(cmd *Command) error {
+	cmd.Language = LanguageUnknown
+	s.skipSpace()
+	if !s.consume('{') {
+		return jsonSyntaxError("header is not a JSON object")
+	}
+	err := s.eachMember(func(key []byte) error { return s.decodeHeaderField(key, cmd) })
+	if err != nil {
+		return err
+	}
+	s.skipSpace()
+	if s.pos != len(s.data) {
+		return jsonSyntaxError("trailing data after the header object")
+	}
+	return nil
+}
+
+// eachMember reads "key": value pairs after an opening brace up to and
+// including the closing brace, calling onMember positioned at each value.
+func (s *jsonScanner) eachMember(onMember func(key []byte) error) error {
+	s.skipSpace()
+	if s.consume('}') {
+		return nil
+	}
+	for {
+		s.skipSpace()
+		key, err := s.readStringBytes()
+		if err != nil {
+			return err
+		}
+		s.skipSpace()
+		if !s.consume(':') {
+			return jsonSyntaxError("missing ':' after object key")
+		}
+		s.skipSpace()
+		if err := onMember(key); err != nil {
+			return err
+		}
+		s.skipSpace()
+		if s.consume(',') {
+			continue
+		}
+		if s.consume('}') {
+			return nil
+		}
+		return jsonSyntaxError("missing ',' or '}' in object")
+	}
+}
+
+func (s *jsonScanner) decodeHeaderField(key []byte, cmd *Command) error {
+	var err error
+	switch string(key) {
+	case "code":
+		cmd.Code, err = s.readInt32()
+	case "flag":
+		cmd.Flag, err = s.readInt32()
+	case "opaque":
+		cmd.Opaque, err = s.readInt32()
+	case "version":
+		cmd.Version, err = s.readInt32()
+	case "language":
+		cmd.Language, err = s.readLanguage()
+	case "remark":
+		if s.consumeLiteral("null") {
+			cmd.Remark = ""
+			return nil
+		}
+		var remark []byte
+		remark, err = s.readStringBytes()
+		cmd.Remark = string(remark)
+	case "extFields":
+		cmd.ExtFields, err = s.readExtFields()
+	default:
+		_, err = s.skipValue(0)
+	}
+	if err != nil {
+		return fmt.Errorf("field %q: %w", key, err)
+	}
+	return nil
+}
+
+// readLanguage accepts an enum name, an ordinal number or null.
+func (s *jsonScanner) readLanguage() (LanguageCode, error) {
+	if s.pos < len(s.data) && s.data[s.pos] == '"' {
+		name, err := s.readStringBytes()
+		if err != nil {
+			return LanguageUnknown, err
+		}
+		return languageFromName(name), nil
+	}
+	if s.consumeLiteral("null") {
+		return LanguageUnknown, nil
+	}
+	number, err := s.readNumberText()
+	if err != nil {
+		return LanguageUnknown, err
+	}
+	code, ok := parseDecimal(number, 1<<31-1)
+	if !ok {
+		return LanguageUnknown, nil
+	}
+	return languageFromCode(code), nil
+}
+
+// readExtFields reads the custom-header object; null means absent.
+func (s *jsonScanner) readExtFields() (map[string]string, error) {
+	if s.consumeLiteral("null") {
+		return nil, nil
+	}
+	if !s.consume('{') {
+		return nil, jsonSyntaxError("extFields is not an object")
+	}
+	ext := make(map[string]string, 8)
+	err := s.eachMember(func(key []byte) error {
+		value, present, err := s.readValueAsText()
+		if err != nil {
+			return err
+		}
+		if present {
+			ext[string(key)] = value
+		}
+		return nil
+	})
+	return ext, err
+}
+
+// readValueAsText returns a string value unquoted, and any other value as
+// its JSON text (fastjson converts numbers and booleans to their text); a
+// null value reports present = false.
+func (s *jsonScanner) readValueAsText() (text string, present bool, err error) {
+	if s.pos < len(s.data) && s.data[s.pos] == '"' {
+		value, err := s.readStringBytes()
+		return string(value), err == nil, err
+	}
+	if s.consumeLiteral("null") {
+		return "", false, nil
+	}
+	raw, err := s.skipValue(0)
+	return string(raw), err == nil, err
+}
+
+// readInt32 reads an integer that fits int32; fastjson also accepts it
+// quoted, and null as 0.
+func (s *jsonScanner) readInt32() (int32, error) {
+	if s.consumeLiteral("null") {
+		return 0, nil
+	}
+	var digits []byte
+	var err error
+	if s.pos < len(s.data) && s.data[s.pos] == '"' {
+		digits, err = s.readStringBytes()
+	} else {
+		digits, err = s.readNumberText()
+	}
+	if err != nil {
+		return 0, err
+	}
+	value, ok := parseDecimal(digits, 1<<31-1)
+	if !ok || value < -(1<<31) {
+		return 0, jsonSyntaxError("not a 32-bit integer: " + string(digits))
+	}
+	return int32(value), nil
+}
+
+// parseDecimal parses an optionally signed decimal integer whose magnitude
+// is at most limit+1 (so both int32 bounds fit), without allocating.
+func parseDecimal(digits []byte, limit int64) (int64, bool) {
+	negative := false
+	if len(digits) > 0 && (digits[0] == '-' || digits[0] == '+') {
+		negative = digits[0] == '-'
+		digits = digits[1:]
+	}
+	if len(digits) == 0 {
+		return 0, false
+	}
+	var value int64
+	for _, d := range digits {
+		if d < '0' || d > '9' {
+			return 0, false
+		}
+		value = value*10 + int64(d-'0')
+		if value > limit+1 {
+			return 0, false
+		}
+	}
+	if negative {
+		return -value, true
+	}
+	if value > limit {
+		return 0, false
+	}
+	return value, true
+}
+
+// readNumberText returns the bytes of a JSON number (validated grammar).
+func (s *jsonScanner) readNumberText() ([]byte, error) {
+	start := s.pos
+	if s.pos < len(s.data) && s.data[s.pos] == '-' {
+		s.pos++
+	}
+	if s.skipDigits() == 0 {
+		return nil, jsonSyntaxError("invalid number")
+	}
+	if s.pos < len(s.data) && s.data[s.pos] == '.' {
+		s.pos++
+		if s.skipDigits() == 0 {
+			return nil, jsonSyntaxError("invalid number fraction")
+		}
+	}
+	if s.pos < len(s.data) && (s.data[s.pos] == 'e' || s.data[s.pos] == 'E') {
+		s.pos++
+		if s.pos < len(s.data) && (s.data[s.pos] == '+' || s.data[s.pos] == '-') {
+			s.pos++
+		}
+		if s.skipDigits() == 0 {
+			return nil, jsonSyntaxError("invalid number exponent")
+		}
+	}
+	return s.data[start:s.pos], nil
+}
+
+func (s *jsonScanner) skipDigits() int {
+	start := s.pos
+	for s.pos < len(s.data) && s.data[s.pos] >= '0' && s.data[s.pos] <= '9' {
+		s.pos++
+	}
+	return s.pos - start
+}
+
+// skipValue validates and skips any JSON value, returning its raw bytes.
+func (s *jsonScanner) skipValue(depth int) ([]byte, error) {
+	if depth > maxJSONDepth {
+		return nil, jsonSyntaxError("nesting too deep")
+	}
+	start := s.pos
+	if s.pos >= len(s.data) {
+		return nil, jsonSyntaxError("missing value")
+	}
+	var err error
+	switch c := s.data[s.pos]; {
+	case c == '"':
+		_, err = s.readStringBytes()
+	case c == '{':
+		s.pos++
+		err = s.eachMember(func([]byte) error {
+			_, err := s.skipValue(depth + 1)
+			return err
+		})
+	case c == '[':
+		s.pos++
+		err = s.skipArrayElements(depth)
+	case c == 't':
+		err = s.requireLiteral("true")
+	case c == 'f':
+		err = s.requireLiteral("false")
+	case c == 'n':
+		err = s.requireLiteral("null")
+	default:
+		_, err = s.readNumberText()
+	}
+	if err != nil {
+		return nil, err
+	}
+	return s.data[start:s.pos], nil
+}
+
+func (s *jsonScanner) skipArrayElements(depth int) error {
+	s.skipSpace()
+	if s.consume(']') {
+		return nil
+	}
+	for {
+		s.skipSpace()
+		if _, err := s.skipValue(depth + 1); err != nil {
+			return err
+		}
+		s.skipSpace()
+		if s.consume(',') {
+			continue
+		}
+		if s.consume(']') {
+			return nil
+		}
+		return jsonSyntaxError("missing ',' or ']' in array")
+	}
+}
+
+func (s *jsonScanner) requireLiteral(literal string) error {
+	if !s.consumeLiteral(literal) {
+		return jsonSyntaxError("invalid literal")
+	}
+	return nil
+}
+
+func (s *jsonScanner) consumeLiteral(literal string) bool {
+	if len(s.data)-s.pos >= len(literal) && string(s.data[s.pos:s.pos+len(literal)]) == literal {
+		s.pos += len(literal)
+		return true
+	}
+	return false
+}
+
+func (s *jsonScanner) consume(c byte) bool {
+	if s.pos < len(s.data) && s.data[s.pos] == c {
+		s.pos++
+		return true
+	}
+	return false
+}
+
+func (s *jsonScanner) skipSpace() {
+	for s.pos < len(s.data) {
+		switch s.data[s.pos] {
+		case ' ', '\t', '\n', '\r':
+			s.pos++
+		default:
+			return
+		}
+	}
+}
+
+// readStringBytes reads a quoted string and returns its unescaped bytes;
+// without escapes the result aliases the input (callers copy via string()).
+// Raw bytes, including invalid UTF-8, are kept as they are.
+func (s *jsonScanner) readStringBytes() ([]byte, error) {
+	if !s.consume('"') {
+		return nil, jsonSyntaxError("expected a string")
+	}
+	start := s.pos
+	for s.pos < len(s.data) {
+		switch c := s.data[s.pos]; {
+		case c == '"':
+			text := s.data[start:s.pos]
+			s.pos++
+			return text, nil
+		case c == '\\':
+			return s.readEscapedString(start)
+		case c < 0x20:
+			return nil, jsonSyntaxError("control character in string")
+		default:
+			s.pos++
+		}
+	}
+	return nil, jsonSyntaxError("unterminated string")
+}
+
+// readEscapedString continues readStringBytes once an escape was seen,
+// building a fresh buffer.
+func (s *jsonScanner) readEscapedString(start int) ([]byte, error) {
+	text := make([]byte, 0, s.pos-start+16)
+	text = append(text, s.data[start:s.pos]...)
+	for s.pos < len(s.data) {
+		c := s.data[s.pos]
+		switch {
+		case c == '"':
+			s.pos++
+			return text, nil
+		case c < 0x20:
+			return nil, jsonSyntaxError("control character in string")
+		case c != '\\':
+			text = append(text, c)
+			s.pos++
+			continue
+		}
+		s.pos++ // the backslash
+		if s.pos >= len(s.data) {
+			break
+		}
+		escaped := s.data[s.pos]
+		s.pos++
+		switch escaped {
+		case '"', '\\', '/':
+			text = append(text, escaped)
+		case 'b':
+			text = append(text, '\b')
+		case 'f':
+			text = append(text, '\f')
+		case 'n':
+			text = append(text, '\n')
+		case 'r':
+			text = append(text, '\r')
+		case 't':
+			text = append(text, '\t')
+		case 'u':
+			r, err := s.readUnicodeEscape()
+			if err != nil {
+				return nil, err
+			}
+			text = utf8.AppendRune(text, r)
+		default:
+			return nil, jsonSyntaxError("invalid escape in string")
+		}
+	}
+	return nil, jsonSyntaxError("unterminated string")
+}
+
+// readUnicodeEscape reads the XXXX of \uXXXX (the \u is consumed), joining
+// a surrogate pair; a lone surrogate becomes U+FFFD like encoding/json.
+func (s *jsonScanner) readUnicodeEscape() (rune, error) {
+	first, ok := s.readHex4()
+	if !ok {
+		return 0, jsonSyntaxError("invalid \\u escape")
+	}
+	if !utf16.IsSurrogate(first) {
+		return first, nil
+	}
+	if len(s.data)-s.pos >= 6 && s.data[s.pos] == '\\' && s.data[s.pos+1] == 'u' {
+		saved := s.pos
+		s.pos += 2
+		if second, ok := s.readHex4(); ok {
+			if joined := utf16.DecodeRune(first, second); joined != utf8.RuneError {
+				return joined, nil
+			}
+		}
+		s.pos = saved
+	}
+	return utf8.RuneError, nil
+}
+
+func (s *jsonScanner) readHex4() (rune, bool) {
+	if len(s.data)-s.pos < 4 {
+		return 0, false
+	}
+	var r rune
+	for _, c := range s.data[s.pos : s.pos+4] {
+		var digit byte
+		switch {
+		case c >= '0' && c <= '9':
+			digit = c - '0'
+		case c >= 'a' && c <= 'f':
+			digit = c - 'a' + 10
+		case c >= 'A' && c <= 'F':
+			digit = c - 'A' + 10
+		default:
+			return 0, false
+		}
+		r = r<<4 | rune(digit)
+	}
+	s.pos += 4
+	return r, true
+}
