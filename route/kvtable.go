@@ -1,0 +1,37 @@
+package route
+
+// EncodeKVTable appends a KVTable body (protocol.md 3.6), keys sorted, plain
+// encoding (non-ASCII values raw, as in fixture 040).
+func EncodeKVTable(dst []byte, t *KVTable) []byte {
+	dst = appendField(append(dst, '{'), "table", true)
+	dst = appendStringMap(dst, t.Table, false)
+	return append(dst, '}')
+}
+
+// DecodeKVTable reads a KVTable body.
+func DecodeKVTable(b []byte) (*KVTable, error) {
+	t := &KVTable{}
+	err := decodeJSONBody(b, "kv table", func(r *jsonReader) error {
+		if err := r.enterObject(); err != nil {
+			return err
+		}
+		for first := true; ; first = false {
+			key, more, err := r.nextMember(first)
+			if err != nil || !more {
+				return err
+			}
+			if string(key) == "table" {
+				t.Table, err = r.readStringMap()
+			} else {
+				err = r.skipValue()
+			}
+			if err != nil {
+				return err
+			}
+		}
+	})
+	if err != nil {
+		return nil, err
+	}
+	return t, nil
+}

@@ -1,0 +1,167 @@
+package route
+
+import (
+	"fmt"
+	"slices"
+)
+
+// EncodeTopicQueueMappingInfo appends the JSON of one static-topic mapping
+// (protocol.md 3.9). Empty Bname/Scope/Topic stand for Java null and are
+// omitted; currIdMap is written sorted, with quoted keys in standard mode.
+func EncodeTopicQueueMappingInfo(dst []byte, m *TopicQueueMappingInfo, standard bool) []byte {
+	dst = append(dst, '{')
+	first := true
+	if m.Bname != "" {
+		dst = appendJSONString(appendField(dst, "bname", first), m.Bname, standard)
+		first = false
+	}
+	dst = appendCurrIDMap(appendField(dst, "currIdMap", first), m.CurrIDMap, standard)
+	dst = appendBool(appendField(dst, "dirty", false), m.Dirty)
+	dst = appendLong(appendField(dst, "epoch", false), m.Epoch, standard)
+	if m.Scope != "" {
+		dst = appendJSONString(appendField(dst, "scope", false), m.Scope, standard)
+	}
+	if m.Topic != "" {
+		dst = appendJSONString(appendField(dst, "topic", false), m.Topic, standard)
+	}
+	dst = appendInt(appendField(dst, "totalQueues", false), m.TotalQueues)
+	return append(dst, '}')
+}
+
+// appendCurrIDMap writes logical -> physical queue ids in ascending order.
+func appendCurrIDMap(dst []byte, ids map[int32]int32, standard bool) []byte {
+	var stackKeys [16]int32
+	keys := stackKeys[:0]
+	for k := range ids {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	dst = append(dst, '{')
+	for i, k := range keys {
+		if i > 0 {
+			dst = append(dst, ',')
+		}
+		dst = appendNumericKey(dst, int64(k), standard)
+		dst = appendInt(dst, ids[k])
+	}
+	return append(dst, '}')
+}
+
+// appendMappingTable writes a name -> mapping object sorted by name.
+func appendMappingTable(dst []byte, table map[string]TopicQueueMappingInfo, standard bool) []byte {
+	dst = append(dst, '{')
+	for i, name := range sortedKeys(table) {
+		if i > 0 {
+			dst = append(dst, ',')
+		}
+		dst = append(appendJSONString(dst, name, standard), ':')
+		info := table[name]
+		dst = EncodeTopicQueueMappingInfo(dst, &info, standard)
+	}
+	return append(dst, '}')
+}
+
+// DecodeTopicQueueMappingInfo reads one mapping (the items of a compressed
+// registration body carry them one by one). Scope defaults to
+// DefaultMappingScope like the Java field initializer.
+func DecodeTopicQueueMappingInfo(b []byte) (*TopicQueueMappingInfo, error) {
+	var info TopicQueueMappingInfo
+	err := decodeJSONBody(b, "topic queue mapping info", func(r *jsonReader) error {
+		var err error
+		info, err = readMappingInfo(r)
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	return &info, nil
+}
+
+func readMappingInfo(r *jsonReader) (TopicQueueMappingInfo, error) {
+	info := TopicQueueMappingInfo{Scope: DefaultMappingScope}
+	if err := r.enterObject(); err != nil {
+		return info, err
+	}
+	for first := true; ; first = false {
+		key, more, err := r.nextMember(first)
+		if err != nil || !more {
+			return info, err
+		}
+		switch string(key) {
+		case "bname":
+			info.Bname, err = r.readString()
+		case "currIdMap":
+			info.CurrIDMap, err = readCurrIDMap(r)
+		case "dirty":
+			info.Dirty, err = r.readBool()
+		case "epoch":
+			info.Epoch, err = r.readInt64()
+		case "scope":
+			info.Scope, err = r.readString()
+		case "topic":
+			info.Topic, err = r.readString()
+		case "totalQueues":
+			info.TotalQueues, err = r.readInt32()
+		default:
+			err = r.skipValue()
+		}
+		if err != nil {
+			return info, fmt.Errorf("field %s: %w", key, err)
+		}
+	}
+}
+
+// readCurrIDMap reads an integer -> integer object whose keys may be bare.
+func readCurrIDMap(r *jsonReader) (map[int32]int32, error) {
+	if r.consumeNull() {
+		return nil, nil
+	}
+	if err := r.enterObject(); err != nil {
+		return nil, err
+	}
+	ids := map[int32]int32{}
+	for first := true; ; first = false {
+		key, more, err := r.nextMember(first)
+		if err != nil {
+			return nil, err
+		}
+		if !more {
+			return ids, nil
+		}
+		logical, ok := parseInt64(key)
+		if !ok || logical != int64(int32(logical)) {
+			return nil, r.typeError(fmt.Sprintf("queue id key %q", truncateForError(key)))
+		}
+		physical, err := r.readInt32()
+		if err != nil {
+			return nil, err
+		}
+		ids[int32(logical)] = physical
+	}
+}
+
+// readMappingTable reads a name -> mapping object; null reads as nil.
+func readMappingTable(r *jsonReader) (map[string]TopicQueueMappingInfo, error) {
+	if r.consumeNull() {
+		return nil, nil
+	}
+	if err := r.enterObject(); err != nil {
+		return nil, err
+	}
+	table := map[string]TopicQueueMappingInfo{}
+	for first := true; ; first = false {
+		key, more, err := r.nextMember(first)
+		if err != nil {
+			return nil, err
+		}
+		if !more {
+			return table, nil
+		}
+		name := string(key)
+		info, err := readMappingInfo(r)
+		if err != nil {
+			return nil, fmt.Errorf("mapping %s: %w", name, err)
+		}
+		table[name] = info
+	}
+}
