@@ -1,0 +1,23 @@
+// Package kvconfig is the NameServer's KV config store (Java KVConfigManager):
+// namespace → key → value strings that operators set with mqadmin
+// (updateKvConfig, updateOrderConf) and that route queries read for ordered
+// topics (namespace ORDER_TOPIC_CONFIG).
+//
+// Reads are lock-free: the whole table is an immutable map swapped atomically
+// after each write, so a route query never waits for a write in flight. Writes
+// are serialised and each one rewrites the whole file in the Java format
+// (`{"configTable":{"ns":{"k":"v"}}}`, one line, keys sorted) before it becomes
+// visible, so nothing is acknowledged that is not on disk.
+//
+// File safety: every write goes to `<path>.tmp`, is fsynced and renamed over
+// `<path>`, and the directory is fsynced (package atomicfile). A crash leaves
+// either the old or the new file, never a torn one. The Java server's
+// `<path>.bak` copy of the previous content is therefore not written: it only
+// guarded against the torn files of an in-place rewrite, and the Java server
+// never reads it back either.
+//
+// Quirks kept from Java (protocol.md section 5, Q21): a namespace emptied by
+// Delete stays visible (GET_KVLIST_BY_NAMESPACE answers `{"table":{}}`), and a
+// Delete of a missing key still rewrites the file. The store accepts any value,
+// including ""; refusing a PUT without a value (quirk Q20) is the handler's job.
+package kvconfig
