@@ -1,0 +1,114 @@
+package remoting
+
+import (
+	"fmt"
+	"sync/atomic"
+	"time"
+
+	"github.com/panjf2000/gnet/v2"
+)
+
+// lastConnID numbers connections for the process lifetime; IDs are never
+// reused, so a close listener can tell a broker's old connection from its new one.
+var lastConnID atomic.Uint64
+
+// maxRetainedOutBuffer bounds the per-connection response buffer kept
+// between callbacks; larger ones are dropped after use.
+const maxRetainedOutBuffer = 64 << 10
+
+// Conn is one accepted connection. Its methods are safe from any goroutine.
+type Conn struct {
+	id         uint64
+	gnetConn   gnet.Conn
+	remoteAddr string
+	localAddr  string
+	// lastActiveNanos is the Unix time of the last read or write, for the
+	// idle check.
+	lastActiveNanos atomic.Int64
+	closed          atomic.Bool
+	// idleClosing is set once the idle scan asked to close the connection.
+	idleClosing atomic.Bool
+	attached        atomic.Pointer[attachedValue]
+	// outBuffer collects the responses of one OnTraffic callback so they go
+	// out in one write; used on the event loop only.
+	outBuffer []byte
+}
+
+// attachedValue boxes the value of SetContext for atomic storage.
+type attachedValue struct{ value any }
+
+func newConn(gnetConn gnet.Conn, now time.Time) *Conn {
+	conn := &Conn{
+		id:       lastConnID.Add(1),
+		gnetConn: gnetConn,
+	}
+	if addr := gnetConn.RemoteAddr(); addr != nil {
+		conn.remoteAddr = addr.String()
+	}
+	if addr := gnetConn.LocalAddr(); addr != nil {
+		conn.localAddr = addr.String()
+	}
+	conn.touch(now)
+	return conn
+}
+
+// ID returns the connection's process-unique number.
+func (c *Conn) ID() uint64 { return c.id }
+
+// RemoteAddr returns the peer's address as "ip:port".
+func (c *Conn) RemoteAddr() string { return c.remoteAddr }
+
+// LocalAddr returns our side's address as "ip:port".
+func (c *Conn) LocalAddr() string { return c.localAddr }
+
+// SetContext attaches a value to the connection (for example the broker
+// that registered on it).
+func (c *Conn) SetContext(value any) { c.attached.Store(&attachedValue{value: value}) }
+
+// Context returns the value given to SetContext, or nil.
+func (c *Conn) Context() any {
+	if boxed := c.attached.Load(); boxed != nil {
+		return boxed.value
+	}
+	return nil
+}
+
+// Close closes the connection; the server's close listeners then run once.
+func (c *Conn) Close() error {
+	if c.closed.Load() {
+		return nil
+	}
+	if err := c.gnetConn.Close(); err != nil {
+		return fmt.Errorf("close connection %d to %s: %w", c.id, c.remoteAddr, err)
+	}
+	return nil
+}
+
+// String names the connection in logs.
+func (c *Conn) String() string { return fmt.Sprintf("conn#%d(%s)", c.id, c.remoteAddr) }
+
+func (c *Conn) touch(now time.Time) { c.lastActiveNanos.Store(now.UnixNano()) }
+
+// idleSince reports whether nothing was read or written since cutoff.
+func (c *Conn) idleSince(cutoff time.Time) bool {
+	return c.lastActiveNanos.Load() < cutoff.UnixNano()
+}
+
+// asyncWrite queues frame for writing from any goroutine; done runs exactly
+// once, after the write or its failure.
+func (c *Conn) asyncWrite(frame []byte, done func()) error {
+	if c.closed.Load() {
+		done()
+		return fmt.Errorf("write to %s: %w", c, ErrConnectionClosed)
+	}
+	c.touch(time.Now())
+	err := c.gnetConn.AsyncWrite(frame, func(gnet.Conn, error) error {
+		done()
+		return nil
+	})
+	if err != nil {
+		done()
+		return fmt.Errorf("write to %s: %w", c, err)
+	}
+	return nil
+}

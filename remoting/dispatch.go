@@ -1,0 +1,103 @@
+package remoting
+
+import (
+	"fmt"
+	"runtime/debug"
+
+	"github.com/sirupsen/logrus"
+)
+
+// Remarks of the generic error answers (protocol.md 1.14).
+const (
+	// remarkOverload is Java's answer when a pool's queue is full.
+	remarkOverload = "[OVERLOAD]system busy, start flow control for a while"
+)
+
+// unsupportedRemark is Java's remark for an unknown code, leading space
+// included (quirk Q28, reproduced).
+func unsupportedRemark(code int32) string {
+	return fmt.Sprintf(" request type %d not supported", code)
+}
+
+// dispatch routes one decoded frame and appends any answer to out. It runs
+// on the event loop.
+func (s *Server) dispatch(conn *Conn, request *Command, out []byte) []byte {
+	if request.IsResponse() {
+		s.log.WithFields(logrus.Fields{"conn": conn.id, "remote": conn.remoteAddr, "opaque": request.Opaque, "code": request.Code}).
+			Debug("response with no pending request, dropped")
+		return out
+	}
+	table := s.table.Load()
+	r, found := table.byCode[request.Code]
+	if !found && table.fallback != nil {
+		r, found = *table.fallback, true
+	}
+	var response *Command
+	switch {
+	case !found:
+		response = NewResponse(request, REQUEST_CODE_NOT_SUPPORTED, unsupportedRemark(request.Code))
+	case r.slow:
+		if s.pool.submit(slowJob{conn: conn, request: request, handler: r.handler}) {
+			return out
+		}
+		s.log.WithFields(logrus.Fields{"conn": conn.id, "code": RequestCodeName(request.Code)}).Warn("slow pool full, answering SYSTEM_BUSY")
+		response = NewResponse(request, SYSTEM_BUSY, remarkOverload)
+	default:
+		response = s.runHandler(r.handler, conn, request)
+	}
+	return s.appendResponse(out, conn, request, response)
+}
+
+// runSlowJob runs one queued handler on a worker and writes its answer
+// asynchronously; the job counts as finished once the write is done.
+func (s *Server) runSlowJob(job slowJob) {
+	response := s.runHandler(job.handler, job.conn, job.request)
+	frame := s.appendResponse(nil, job.conn, job.request, response)
+	if len(frame) == 0 {
+		s.pool.finish()
+		return
+	}
+	if err := job.conn.asyncWrite(frame, s.pool.finish); err != nil {
+		s.log.WithFields(logrus.Fields{"conn": job.conn.id, "remote": job.conn.remoteAddr}).WithError(err).
+			Debug("slow answer not written")
+	}
+}
+
+// runHandler calls h, turning a panic into a SYSTEM_ERROR answer.
+func (s *Server) runHandler(h Handler, conn *Conn, request *Command) (response *Command) {
+	defer func() {
+		if recovered := recover(); recovered != nil {
+			s.log.WithFields(logrus.Fields{
+				"conn": conn.id, "remote": conn.remoteAddr, "code": RequestCodeName(request.Code),
+				"panic": fmt.Sprint(recovered), "stack": string(debug.Stack()),
+			}).Error("handler panicked")
+			response = NewResponse(request, SYSTEM_ERROR,
+				fmt.Sprintf("handler of request code %d failed: %v", request.Code, recovered))
+		}
+	}()
+	return h(conn, request)
+}
+
+// appendResponse finishes response for request (flag, opaque, serialize
+// type) and appends its frame, unless there is nothing to send: no
+// response, or a one-way request, which is never answered.
+func (s *Server) appendResponse(out []byte, conn *Conn, request, response *Command) []byte {
+	if response == nil || request.IsOneway() {
+		return out
+	}
+	response.MarkResponse()
+	response.Opaque = request.Opaque
+	response.SerializeType = request.SerializeType
+	framed, err := AppendFrame(out, response)
+	if err != nil && response.SerializeType != JSON {
+		// A binary header cannot carry a code or version beyond 16 bits;
+		// every peer also reads JSON, so answer in JSON rather than not at all.
+		response.SerializeType = JSON
+		framed, err = AppendFrame(out, response)
+	}
+	if err != nil {
+		s.log.WithFields(logrus.Fields{"conn": conn.id, "code": response.Code}).WithError(err).Error("cannot encode response")
+		return out
+	}
+	return framed
+}

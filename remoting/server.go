@@ -1,0 +1,220 @@
+package remoting
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"os"
+	"sync"
+	"sync/atomic"
+
+	"github.com/panjf2000/gnet/v2"
+	"github.com/sirupsen/logrus"
+)
+
+// Handler answers one request. It returns the response built with
+// NewResponse, or nil for no response. The server sets the response flag,
+// the opaque and the serialize type from the request, and never writes an
+// answer to a one-way request.
+type Handler func(conn *Conn, req *Command) *Command
+
+// HandleOption changes how a handler is run.
+type HandleOption func(*route)
+
+// Slow runs the handler on the bounded worker pool instead of the event
+// loop, for work that can take milliseconds (a registration with thousands
+// of topics). When the pool's queue is full the request is answered
+// SYSTEM_BUSY.
+func Slow() HandleOption { return func(r *route) { r.slow = true } }
+
+// route is the dispatch entry of one request code.
+type route struct {
+	handler Handler
+	slow    bool
+}
+
+// dispatchTable is replaced as a whole on every change, so the event loops
+// read it without a lock.
+type dispatchTable struct {
+	byCode   map[int32]route
+	fallback *route
+}
+
+// Server states, in order.
+const (
+	stateNew int32 = iota
+	stateRunning
+	stateDraining
+	stateStopped
+)
+
+// Server is the RocketMQ remoting server on gnet event loops. Handlers run
+// on the event loop unless registered Slow().
+type Server struct {
+	cfg ServerConfig
+	log *logrus.Entry
+
+	tableMu sync.Mutex // serialises writers of table and closeListeners
+	table   atomic.Pointer[dispatchTable]
+	// closeListeners is replaced as a whole, like table.
+	closeListeners atomic.Pointer[[]func(*Conn)]
+
+	state atomic.Int32
+	// conns holds every open *Conn by ID, for the idle scan.
+	conns sync.Map
+	pool  *slowPool
+
+	engine  gnet.Engine
+	addr    net.Addr
+	booted  chan struct{}
+	runDone chan struct{}
+	runErr  error
+}
+
+// NewServer builds a server; zero config fields take their defaults.
+// Register handlers, then Start.
+func NewServer(cfg ServerConfig) *Server {
+	cfg = cfg.withDefaults()
+	s := &Server{
+		cfg:     cfg,
+		log:     cfg.Logger.WithField("component", "remoting"),
+		booted:  make(chan struct{}),
+		runDone: make(chan struct{}),
+	}
+	s.table.Store(&dispatchTable{byCode: map[int32]route{}})
+	s.closeListeners.Store(&[]func(*Conn){})
+	return s
+}
+
+// Handle registers h for a request code, replacing any earlier handler.
+// Safe to call at any time.
+func (s *Server) Handle(code int32, h Handler, opts ...HandleOption) {
+	r := route{handler: h}
+	for _, opt := range opts {
+		opt(&r)
+	}
+	s.updateTable(func(table *dispatchTable) { table.byCode[code] = r })
+}
+
+// HandleDefault registers the handler for codes without their own; without
+// it they are answered REQUEST_CODE_NOT_SUPPORTED.
+func (s *Server) HandleDefault(h Handler, opts ...HandleOption) {
+	r := route{handler: h}
+	for _, opt := range opts {
+		opt(&r)
+	}
+	s.updateTable(func(table *dispatchTable) { table.fallback = &r })
+}
+
+func (s *Server) updateTable(change func(*dispatchTable)) {
+	s.tableMu.Lock()
+	defer s.tableMu.Unlock()
+	old := s.table.Load()
+	fresh := &dispatchTable{byCode: make(map[int32]route, len(old.byCode)+1), fallback: old.fallback}
+	for code, r := range old.byCode {
+		fresh.byCode[code] = r
+	}
+	change(fresh)
+	s.table.Store(fresh)
+}
+
+// OnClose adds a listener called once for every closed connection, on the
+// event loop (it must not block).
+func (s *Server) OnClose(listener func(conn *Conn)) {
+	s.tableMu.Lock()
+	defer s.tableMu.Unlock()
+	listeners := append(append([]func(*Conn){}, *s.closeListeners.Load()...), listener)
+	s.closeListeners.Store(&listeners)
+}
+
+// Start binds the address and returns once the server accepts connections.
+func (s *Server) Start() error {
+	if !s.state.CompareAndSwap(stateNew, stateRunning) {
+		return fmt.Errorf("start server on %s: %w", s.cfg.Addr, ErrServerClosed)
+	}
+	s.pool = newSlowPool(s.cfg.SlowWorkers, s.cfg.SlowQueue, s.runSlowJob)
+	events := &eventHandler{server: s}
+	opts := []gnet.Option{
+		gnet.WithMulticore(s.cfg.Multicore),
+		gnet.WithReuseAddr(true),
+		gnet.WithTCPNoDelay(gnet.TCPNoDelay),
+		gnet.WithTicker(true),
+		gnet.WithLogger(newGnetLogger(s.cfg.Logger)),
+	}
+	if s.cfg.NumEventLoops > 0 {
+		opts = append(opts, gnet.WithNumEventLoop(s.cfg.NumEventLoops))
+	}
+	go func() {
+		defer close(s.runDone)
+		s.runErr = gnet.Run(events, "tcp://"+s.cfg.Addr, opts...)
+	}()
+	select {
+	case <-s.booted:
+		s.log.WithField("addr", s.addr).Info("remoting server listening")
+		return nil
+	case <-s.runDone:
+		s.state.Store(stateStopped)
+		stopCtx, cancel := context.WithCancel(context.Background())
+		cancel()
+		_ = s.pool.stop(stopCtx)
+		return fmt.Errorf("start server on %s: %w", s.cfg.Addr, s.runErr)
+	}
+}
+
+// Addr returns the bound address (port 0 resolved); nil before Start.
+func (s *Server) Addr() net.Addr { return s.addr }
+
+// Shutdown stops taking connections and slow requests, waits until every
+// accepted slow request was answered and written, then closes all
+// connections and the listener. ctx bounds the whole wait.
+func (s *Server) Shutdown(ctx context.Context) error {
+	if !s.state.CompareAndSwap(stateRunning, stateDraining) {
+		return nil
+	}
+	s.pool.closeIntake()
+	drainErr := s.pool.waitPending(ctx)
+	stopErr := s.engine.Stop(ctx)
+	if stopErr == nil {
+		select {
+		case <-s.runDone:
+		case <-ctx.Done():
+			stopErr = ctx.Err()
+		}
+	}
+	workersErr := s.pool.stop(ctx)
+	s.state.Store(stateStopped)
+	if err := errors.Join(drainErr, stopErr, workersErr); err != nil {
+		return fmt.Errorf("shutdown server on %s: %w", s.addr, err)
+	}
+	s.log.WithField("addr", s.addr).Info("remoting server stopped")
+	return nil
+}
+
+// Send pushes a command (for example a one-way request) to a peer.
+func (s *Server) Send(conn *Conn, cmd *Command) error {
+	frame, err := Encode(cmd)
+	if err != nil {
+		return fmt.Errorf("send to %s: %w", conn, err)
+	}
+	return conn.asyncWrite(frame, func() {})
+}
+
+// boundAddr reads the listener's real address from a duplicate of its
+// file descriptor (gnet exposes no net.Listener).
+func boundAddr(engine gnet.Engine) (net.Addr, error) {
+	fd, err := engine.Dup()
+	if err != nil {
+		return nil, fmt.Errorf("dup listener: %w", err)
+	}
+	file := os.NewFile(uintptr(fd), "listener")
+	defer file.Close()
+	listener, err := net.FileListener(file)
+	if err != nil {
+		return nil, fmt.Errorf("listener from fd: %w", err)
+	}
+	addr := listener.Addr()
+	// Closing the duplicate leaves gnet's own descriptor open.
+	_ = listener.Close()
+	return addr, nil
+}

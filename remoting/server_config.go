@@ -1,0 +1,78 @@
+package remoting
+
+import (
+	"time"
+
+	"github.com/sirupsen/logrus"
+)
+
+// Defaults of ServerConfig, taken from the Java NameServer where it has one.
+const (
+	// DefaultIdleTimeout is serverChannelMaxIdleTimeSeconds (120 s).
+	DefaultIdleTimeout = 120 * time.Second
+	// DefaultSlowWorkers is defaultThreadPoolNums (16).
+	DefaultSlowWorkers = 16
+	// DefaultSlowQueue is defaultThreadPoolQueueCapacity (10000).
+	DefaultSlowQueue = 10000
+)
+
+// ServerConfig holds the server's settings; zero fields take the defaults
+// of DefaultServerConfig.
+type ServerConfig struct {
+	// Addr is the listen address, host:port; port 0 picks a free port
+	// (read it back with Server.Addr).
+	Addr string
+	// Multicore runs one event loop per CPU instead of one in total.
+	Multicore bool
+	// NumEventLoops overrides the number of event loops when > 0.
+	NumEventLoops int
+	// MaxFrameSize bounds a frame, length field included (Java frameMaxLength).
+	MaxFrameSize int
+	// IdleTimeout closes connections without reads or writes for this long.
+	IdleTimeout time.Duration
+	// SlowWorkers is the number of goroutines that run Slow() handlers.
+	SlowWorkers int
+	// SlowQueue bounds the requests waiting for a slow worker; beyond it the
+	// server answers SYSTEM_BUSY.
+	SlowQueue int
+	// Logger receives the server's and gnet's log lines.
+	Logger *logrus.Entry
+}
+
+// DefaultServerConfig returns the Java NameServer's defaults: port 9876,
+// 16 MiB frames, 120 s idle timeout, 16 slow workers with a queue of 10000.
+func DefaultServerConfig() ServerConfig {
+	return ServerConfig{
+		Addr:         "0.0.0.0:9876",
+		Multicore:    true,
+		MaxFrameSize: DefaultMaxFrameSize,
+		IdleTimeout:  DefaultIdleTimeout,
+		SlowWorkers:  DefaultSlowWorkers,
+		SlowQueue:    DefaultSlowQueue,
+		Logger:       logrus.NewEntry(logrus.StandardLogger()),
+	}
+}
+
+// withDefaults fills the zero fields of cfg from DefaultServerConfig.
+func (cfg ServerConfig) withDefaults() ServerConfig {
+	defaults := DefaultServerConfig()
+	if cfg.Addr == "" {
+		cfg.Addr = defaults.Addr
+	}
+	if cfg.MaxFrameSize <= 0 {
+		cfg.MaxFrameSize = defaults.MaxFrameSize
+	}
+	if cfg.IdleTimeout <= 0 {
+		cfg.IdleTimeout = defaults.IdleTimeout
+	}
+	if cfg.SlowWorkers <= 0 {
+		cfg.SlowWorkers = defaults.SlowWorkers
+	}
+	if cfg.SlowQueue <= 0 {
+		cfg.SlowQueue = defaults.SlowQueue
+	}
+	if cfg.Logger == nil {
+		cfg.Logger = defaults.Logger
+	}
+	return cfg
+}

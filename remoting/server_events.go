@@ -1,0 +1,168 @@
+package remoting
+
+import (
+	"bytes"
+	"time"
+
+	"github.com/panjf2000/gnet/v2"
+	"github.com/sirupsen/logrus"
+)
+
+// Bounds of the idle scan period: a quarter of the idle timeout, so a
+// connection is closed at most 25% late, but not more often than every
+// 10 ms nor less often than every second.
+const (
+	minIdleScanPeriod = 10 * time.Millisecond
+	maxIdleScanPeriod = time.Second
+)
+
+// eventHandler receives gnet's callbacks for one Server; it keeps them off
+// the Server's exported method set.
+type eventHandler struct {
+	gnet.BuiltinEventEngine
+	server *Server
+}
+
+// OnBoot records the engine and the bound address, then lets Start return.
+func (h *eventHandler) OnBoot(engine gnet.Engine) gnet.Action {
+	s := h.server
+	s.engine = engine
+	addr, err := boundAddr(engine)
+	if err != nil {
+		s.log.WithError(err).Error("cannot read the bound address")
+		return gnet.Shutdown
+	}
+	s.addr = addr
+	close(s.booted)
+	return gnet.None
+}
+
+// OnOpen registers the connection, or refuses it while shutting down.
+func (h *eventHandler) OnOpen(gnetConn gnet.Conn) ([]byte, gnet.Action) {
+	s := h.server
+	if s.state.Load() != stateRunning {
+		return nil, gnet.Close
+	}
+	conn := newConn(gnetConn, time.Now())
+	gnetConn.SetContext(conn)
+	s.conns.Store(conn.id, conn)
+	s.log.WithFields(logrus.Fields{"conn": conn.id, "remote": conn.remoteAddr}).Debug("connection opened")
+	return nil, gnet.None
+}
+
+// OnClose unregisters the connection and runs the close listeners once.
+func (h *eventHandler) OnClose(gnetConn gnet.Conn, cause error) gnet.Action {
+	conn, ok := gnetConn.Context().(*Conn)
+	if !ok {
+		return gnet.None
+	}
+	s := h.server
+	conn.closed.Store(true)
+	s.conns.Delete(conn.id)
+	fields := logrus.Fields{"conn": conn.id, "remote": conn.remoteAddr}
+	if cause != nil {
+		fields["cause"] = cause.Error()
+	}
+	s.log.WithFields(fields).Debug("connection closed")
+	for _, listener := range *s.closeListeners.Load() {
+		h.runCloseListener(listener, conn)
+	}
+	return gnet.None
+}
+
+func (h *eventHandler) runCloseListener(listener func(*Conn), conn *Conn) {
+	defer func() {
+		if recovered := recover(); recovered != nil {
+			h.server.log.WithFields(logrus.Fields{"conn": conn.id, "panic": recovered}).Error("close listener panicked")
+		}
+	}()
+	listener(conn)
+}
+
+// OnTraffic decodes and dispatches every complete frame in the inbound
+// buffer, stops at an incomplete one, and writes the answers in one go.
+// Bad input closes the connection without a reply.
+func (h *eventHandler) OnTraffic(gnetConn gnet.Conn) gnet.Action {
+	conn, ok := gnetConn.Context().(*Conn)
+	if !ok {
+		return gnet.Close
+	}
+	s := h.server
+	conn.touch(time.Now())
+	out := conn.outBuffer[:0]
+	action := gnet.None
+	for {
+		request, err := nextFrame(gnetConn, s.cfg.MaxFrameSize)
+		if err != nil {
+			s.log.WithFields(logrus.Fields{"conn": conn.id, "remote": conn.remoteAddr}).WithError(err).
+				Warn("bad input, closing the connection")
+			action = gnet.Close
+			break
+		}
+		if request == nil {
+			break
+		}
+		out = s.dispatch(conn, request, out)
+	}
+	if len(out) > 0 {
+		if _, err := gnetConn.Write(out); err != nil {
+			s.log.WithFields(logrus.Fields{"conn": conn.id, "remote": conn.remoteAddr}).WithError(err).
+				Debug("write failed")
+		}
+	}
+	if cap(out) <= maxRetainedOutBuffer {
+		conn.outBuffer = out[:0]
+	} else {
+		conn.outBuffer = nil
+	}
+	return action
+}
+
+// nextFrame returns the next complete request, nil when the buffer holds
+// only part of one, or an error for bad input. The body is copied, since
+// the peeked bytes die at Discard.
+func nextFrame(gnetConn gnet.Conn, maxFrameSize int) (*Command, error) {
+	buffered := gnetConn.InboundBuffered()
+	if buffered < frameLengthSize {
+		return nil, nil
+	}
+	head, err := gnetConn.Peek(min(buffered, frameLengthSize+headerWordSize))
+	if err != nil {
+		return nil, nil
+	}
+	total, _, err := FrameLength(head, maxFrameSize)
+	if err != nil {
+		return nil, err
+	}
+	if buffered < total {
+		return nil, nil
+	}
+	frame, err := gnetConn.Peek(total)
+	if err != nil {
+		return nil, nil
+	}
+	request, err := DecodeFrame(frame[frameLengthSize:])
+	if err == nil && request.Body != nil {
+		request.Body = bytes.Clone(request.Body)
+	}
+	_, _ = gnetConn.Discard(total)
+	return request, err
+}
+
+// OnTick closes connections idle for longer than IdleTimeout.
+func (h *eventHandler) OnTick() (time.Duration, gnet.Action) {
+	s := h.server
+	cutoff := time.Now().Add(-s.cfg.IdleTimeout)
+	s.conns.Range(func(_, value any) bool {
+		conn := value.(*Conn)
+		if conn.idleSince(cutoff) && conn.idleClosing.CompareAndSwap(false, true) {
+			s.log.WithFields(logrus.Fields{"conn": conn.id, "remote": conn.remoteAddr, "idleTimeout": s.cfg.IdleTimeout}).
+				Info("closing idle connection")
+			if err := conn.Close(); err != nil {
+				s.log.WithError(err).Debug("close idle connection")
+			}
+		}
+		return true
+	})
+	return min(max(s.cfg.IdleTimeout/4, minIdleScanPeriod), maxIdleScanPeriod), gnet.None
+}
