@@ -28,7 +28,7 @@ type Conn struct {
 	closed          atomic.Bool
 	// idleClosing is set once the idle scan asked to close the connection.
 	idleClosing atomic.Bool
-	attached        atomic.Pointer[attachedValue]
+	attached    atomic.Pointer[attachedValue]
 	// outBuffer collects the responses of one OnTraffic callback so they go
 	// out in one write; used on the event loop only.
 	outBuffer []byte
