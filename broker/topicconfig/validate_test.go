@@ -18,3 +18,11 @@ func TestValidateTopic(t *testing.T) {
 		}
 	}
 }
+
+func TestValidateTopicRemarkIsJavas(t *testing.T) {
+	err := ValidateTopic("a b")
+	want := "The specified topic: a b, contains illegal characters, allowing only ^[%|a-zA-Z0-9_-]+$"
+	if err == nil || err.Error() != want {
+		t.Fatalf("remark = %v, want %q", err, want)
+	}
+}
