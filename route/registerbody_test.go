@@ -1,0 +1,104 @@
+package route
+
+import (
+	"errors"
+	"reflect"
+	"testing"
+)
+
+func TestEncodeRegisterBrokerBodySpecExample(t *testing.T) {
+	body := &RegisterBrokerBody{TopicConfigSerializeWrapper: TopicConfigSerializeWrapper{
+		DataVersion:      DataVersion{Counter: 5, Timestamp: 1700000000000},
+		TopicConfigTable: map[string]TopicConfig{"TopicA": {TopicName: "TopicA", ReadQueueNums: 4, WriteQueueNums: 4, Perm: 6}},
+	}}
+	want := `{"filterServerList":[],"topicConfigSerializeWrapper":{"dataVersion":{"counter":5,"stateVersion":0,"timestamp":1700000000000},` +
+		`"mappingDataVersion":{"counter":0,"stateVersion":0,"timestamp":1700000000123},"topicConfigTable":{"TopicA":{"attributes":{},` +
+		`"order":false,"perm":6,"readQueueNums":4,"topicFilterType":"SINGLE_TAG","topicName":"TopicA","topicSysFlag":0,` +
+		`"writeQueueNums":4}},"topicQueueMappingDetailMap":{},"topicQueueMappingInfoMap":{}}}`
+	got := EncodeRegisterBrokerBody(nil, body, DataVersion{Timestamp: 1700000000123})
+	if string(got) != want {
+		t.Fatalf("got\n%s\nwant\n%s", got, want)
+	}
+}
+
+// A Java broker's body (fixture 001, topics in hash order) decodes, and our
+// encoding of it equals the recorded one with the topic table sorted.
+func TestRegisterBrokerBodyFixture001(t *testing.T) {
+	raw := requestBody(t, "001")
+	body, err := DecodeRegisterBrokerBody(raw)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := body.TopicConfigSerializeWrapper
+	if len(w.TopicConfigTable) != 6 || w.DataVersion != (DataVersion{Counter: 1, Timestamp: 1700000000000}) {
+		t.Fatalf("got %+v", w)
+	}
+	if tc := w.TopicConfigTable["TopicInherit"]; tc.Perm != 7 || tc.ReadQueueNums != 4 || tc.TopicName != "TopicInherit" {
+		t.Fatalf("TopicInherit: %+v", tc)
+	}
+	if w.TopicConfigTable["TopicUnitBoth"].TopicSysFlag != 3 {
+		t.Fatal("topicSysFlag lost")
+	}
+	got := EncodeRegisterBrokerBody(nil, body, DataVersion{Timestamp: 1700000000000})
+	if canonicalJSON(t, got) != canonicalJSON(t, raw) {
+		t.Fatalf("got\n%s\nrecorded\n%s", got, raw)
+	}
+}
+
+// Fixture 003 carries bare integer keys in currIdMap and hostedQueues.
+func TestRegisterBrokerBodyFixture003BareKeys(t *testing.T) {
+	body, err := DecodeRegisterBrokerBody(requestBody(t, "003"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(body.FilterServerList, []string{"127.0.0.1:30931"}) {
+		t.Fatalf("filter servers %v", body.FilterServerList)
+	}
+	want := map[string]TopicQueueMappingInfo{"TopicStatic": {Topic: "TopicStatic", Scope: "__global__", Bname: "broker-b",
+		TotalQueues: 2, Epoch: 1700000001000, CurrIDMap: map[int32]int32{0: 0, 1: 1}}}
+	if got := body.TopicConfigSerializeWrapper.TopicQueueMappingInfoMap; !reflect.DeepEqual(got, want) {
+		t.Fatalf("mappings %+v", got)
+	}
+}
+
+func TestDecodeRegisterBrokerBodyMissingParts(t *testing.T) {
+	body, err := DecodeRegisterBrokerBody([]byte(`{}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := body.TopicConfigSerializeWrapper
+	if w.TopicConfigTable == nil || len(w.TopicConfigTable) != 0 || w.DataVersion != (DataVersion{}) || body.FilterServerList != nil {
+		t.Fatalf("got %+v", body)
+	}
+	if _, err := DecodeRegisterBrokerBody([]byte(`{"topicConfigSerializeWrapper":{"topicConfigTable":{"A":{"perm":"x"}}}}`)); !errors.Is(err, ErrRouteJSONType) {
+		t.Fatalf("got %v, want ErrRouteJSONType", err)
+	}
+}
+
+func TestDecodeRegisterBrokerDataVersion(t *testing.T) {
+	for _, fixture := range []string{"001", "003", "088"} {
+		raw := requestBody(t, fixture)
+		full, err := DecodeRegisterBrokerBody(raw)
+		if err != nil {
+			t.Fatal(err)
+		}
+		v, err := DecodeRegisterBrokerDataVersion(raw)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if v != full.TopicConfigSerializeWrapper.DataVersion {
+			t.Errorf("%s: got %+v, full decode %+v", fixture, v, full.TopicConfigSerializeWrapper.DataVersion)
+		}
+	}
+	// Field order does not matter; the version may come after the table.
+	v, err := DecodeRegisterBrokerDataVersion([]byte(`{"x":{0:[]},"topicConfigSerializeWrapper":{"topicConfigTable":{"A":{}},"dataVersion":{"counter":9}}}`))
+	if err != nil || v != (DataVersion{Counter: 9}) {
+		t.Fatalf("got %+v, %v", v, err)
+	}
+	if v, err := DecodeRegisterBrokerDataVersion([]byte(`{"filterServerList":[]}`)); err != nil || v != (DataVersion{}) {
+		t.Fatalf("no wrapper: got %+v, %v", v, err)
+	}
+	if _, err := DecodeRegisterBrokerDataVersion([]byte(`{"topicConfigSerializeWrapper":{"dataVersion":{"counter":x}}}`)); err == nil {
+		t.Fatal("a bad version was accepted")
+	}
+}
