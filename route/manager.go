@@ -1,0 +1,106 @@
+package route
+
+import (
+	"sync"
+	"sync/atomic"
+	"time"
+)
+
+// Concurrency and lock order. There is exactly one lock, Manager.mu, held by
+// every write (register, unregister, expiry, register topic, delete topic,
+// perm changes, config changes) for its whole duration, so writes apply one
+// at a time in the order they take it. Reads (routes, lists, cluster info,
+// heartbeats, data version queries) never take it: they load the current
+// immutable snapshot with one atomic load. Nothing is ever called with mu
+// held that could take another lock, so there is no lock order to respect.
+// Per-object caches (encoded routes and fragments) are filled by readers
+// with atomic stores of immutable values; a racing duplicate build is
+// harmless.
+
+// DefaultHeartbeatTimeout is how long a broker stays live after its last
+// registration or heartbeat when it does not say (Java's 120 s
+// DEFAULT_BROKER_CHANNEL_EXPIRED_TIME).
+const DefaultHeartbeatTimeout = 120 * time.Second
+
+// Config holds the NameServer settings the route tables obey; all of them can
+// change at run time (UPDATE_NAMESRV_CONFIG) through SetConfig.
+type Config struct {
+	// SupportActingMaster turns on the acting-master rewrite of routes
+	// (protocol.md 4.7 step 7): a group without master shows its smallest-id
+	// slave as id 0 for topics it cannot write.
+	SupportActingMaster bool
+	// DeleteTopicWithBrokerRegistration removes a broker's queue data for
+	// topics missing from its full registration (4.3 step 11.1).
+	DeleteTopicWithBrokerRegistration bool
+	// NotifyMinBrokerIdChanged makes registrations and unregistrations return
+	// the NOTIFY_MIN_BROKER_ID_CHANGE messages of 4.11 for the daemon to send.
+	NotifyMinBrokerIdChanged bool
+	// DefaultHeartbeatTimeout applies to brokers that register without
+	// heartbeatTimeoutMillis; zero or less means DefaultHeartbeatTimeout.
+	DefaultHeartbeatTimeout time.Duration
+}
+
+// ConnID is the identity of one transport connection, given by the daemon and
+// never reused, so that a close event can be told apart from a later
+// connection of the same broker.
+type ConnID uint64
+
+// Manager owns the route tables of the NameServer (Java RouteInfoManager):
+// topicQueueTable, brokerAddrTable, clusterAddrTable, brokerLiveTable, the
+// filter-server table and the static-topic mappings. It is pure: no sockets,
+// no files, no clock; the daemon passes time in and sends what it returns.
+type Manager struct {
+	current atomic.Pointer[snapshot] // what readers see
+
+	mu sync.Mutex // the writer lock; guards everything below
+
+	// brokerTopics indexes topicQueueTable by broker name, so perm changes,
+	// unregistration and deleteTopicWithBrokerRegistration cost the broker's
+	// topics, not every topic.
+	brokerTopics map[string]map[string]struct{}
+	// topicsEpoch changes whenever the set of topics holding a broker name's
+	// queue data changes; an unchanged re-registration whose epoch still
+	// matches can skip its topic table (see register_topics.go).
+	topicsEpoch map[string]uint64
+	epochClock  uint64
+	// generationClock numbers live entries; see Generation.
+	generationClock uint64
+	// connBrokers finds the live entries registered over a connection.
+	connBrokers map[ConnID]map[brokerAddrInfo]struct{}
+	// expiry finds expired live entries without walking all of them.
+	expiry expiryWheel
+}
+
+// NewManager returns a Manager with empty tables.
+func NewManager(cfg Config) *Manager {
+	m := &Manager{
+		brokerTopics: map[string]map[string]struct{}{},
+		topicsEpoch:  map[string]uint64{},
+		connBrokers:  map[ConnID]map[brokerAddrInfo]struct{}{},
+		expiry:       newExpiryWheel(),
+	}
+	m.current.Store(newSnapshot(normalizeConfig(cfg)))
+	return m
+}
+
+// SetConfig applies changed settings; routes built under the old ones are
+// rebuilt on their next query.
+func (m *Manager) SetConfig(cfg Config) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	t := m.begin()
+	t.edit().cfg = normalizeConfig(cfg)
+	t.commit()
+}
+
+// Config returns the settings in force.
+func (m *Manager) Config() Config {
+	return m.current.Load().cfg
+}
+
+func normalizeConfig(cfg Config) Config {
+	if cfg.DefaultHeartbeatTimeout <= 0 {
+		cfg.DefaultHeartbeatTimeout = DefaultHeartbeatTimeout
+	}
+	return cfg
+}

@@ -1,0 +1,278 @@
+package route
+
+import (
+	"fmt"
+	"maps"
+	"time"
+
+	log "github.com/sirupsen/logrus"
+)
+
+// RegisterBrokerRequest is one REGISTER_BROKER, decoded by the daemon.
+type RegisterBrokerRequest struct {
+	ClusterName  string
+	BrokerAddr   string
+	BrokerName   string
+	HAServerAddr string
+	ZoneName     string // "" when the request had no __ZONE_NAME
+	BrokerID     int64
+	// HeartbeatTimeoutMillis is the header field; nil means the default.
+	HeartbeatTimeoutMillis *int64
+	// EnableActingMaster is the header field; nil marks an old broker, which
+	// can never be a prime slave.
+	EnableActingMaster *bool
+	// Body is the decoded body; nil for a request without body (empty topic
+	// table, all-zero DataVersion), unless UnchangedDataVersion is set.
+	Body *RegisterBrokerBody
+	// FilterServersGiven is false on the old (< V3_0_11) path, whose body has
+	// no filter-server list: the filter-server table is then left alone.
+	FilterServersGiven bool
+	// Conn is the connection the request came in on.
+	Conn ConnID
+	// UnchangedDataVersion, with a nil Body, says the daemon did not decode a
+	// body carrying this DataVersion because IsUnchangedRegistration said the
+	// topic table would change nothing. RegisterBroker checks it again under
+	// the lock and answers ErrTopicTableRequired if that no longer holds.
+	UnchangedDataVersion *DataVersion
+}
+
+// RegisterBrokerResult is what REGISTER_BROKER answers: the master's
+// addresses for a slave whose master is live, empty strings otherwise.
+type RegisterBrokerResult struct {
+	MasterAddr   string
+	HAServerAddr string
+}
+
+// registration carries one RegisterBroker call through its steps.
+type registration struct {
+	req      *RegisterBrokerRequest
+	key      brokerAddrInfo
+	wrapper  *TopicConfigSerializeWrapper // nil on the unchanged fast path
+	dv       DataVersion
+	nowMilli int64
+}
+
+var emptyTopicTable TopicConfigSerializeWrapper
+
+func newRegistration(req *RegisterBrokerRequest, now time.Time) *registration {
+	r := &registration{
+		req:      req,
+		key:      brokerAddrInfo{cluster: req.ClusterName, addr: req.BrokerAddr},
+		nowMilli: now.UnixMilli(),
+	}
+	switch {
+	case req.Body != nil:
+		r.wrapper = &req.Body.TopicConfigSerializeWrapper
+		r.dv = r.wrapper.DataVersion
+	case req.UnchangedDataVersion != nil:
+		r.dv = *req.UnchangedDataVersion
+	default:
+		r.wrapper = &emptyTopicTable
+	}
+	return r
+}
+
+func (req *RegisterBrokerRequest) validate() error {
+	switch {
+	case req.ClusterName == "":
+		return fmt.Errorf("clusterName: %w", ErrMissingField)
+	case req.BrokerAddr == "":
+		return fmt.Errorf("brokerAddr: %w", ErrMissingField)
+	case req.BrokerName == "":
+		return fmt.Errorf("brokerName: %w", ErrMissingField)
+	}
+	return nil
+}
+
+// IsUnchangedRegistration says whether a registration of (cluster, addr) as
+// brokerID carrying dv would most likely change nothing but liveness, so the
+// daemon may skip decoding its topic table and pass UnchangedDataVersion
+// instead of Body. It is a lock-free hint; RegisterBroker decides.
+func (m *Manager) IsUnchangedRegistration(cluster, addr string, brokerID int64, dv DataVersion) bool {
+	s := m.current.Load()
+	entry, ok := s.live.get(brokerAddrInfo{cluster: cluster, addr: addr})
+	if !ok || entry.dataVersion != dv {
+		return false
+	}
+	group, ok := s.groups.get(entry.brokerName)
+	return ok && group.data.BrokerAddrs[brokerID] == addr
+}
+
+// RegisterBroker applies REGISTER_BROKER (protocol.md 4.3). It returns the
+// addresses to answer with and the min-broker-id notifications to send, or
+// ErrRegisterRefused (step 8), ErrTopicTableRequired (fast path refused) or
+// ErrMissingField.
+func (m *Manager) RegisterBroker(req *RegisterBrokerRequest, now time.Time) (RegisterBrokerResult, []MinBrokerIDChange, error) {
+	if err := req.validate(); err != nil {
+		return RegisterBrokerResult{}, nil, fmt.Errorf("register %s: %w", req.BrokerAddr, err)
+	}
+	r := newRegistration(req, now)
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	t := m.begin()
+	if r.wrapper == nil && !m.canSkipTopicTable(t.view(), r) {
+		return RegisterBrokerResult{}, nil, fmt.Errorf("register %s: %w", req.BrokerAddr, ErrTopicTableRequired)
+	}
+	result, changes, err := m.register(t, r)
+	t.commit()
+	if err != nil {
+		return result, nil, fmt.Errorf("register %s: %w", req.BrokerAddr, err)
+	}
+	return result, changes, nil
+}
+
+// register runs the steps of 4.3 in a transaction; the caller commits, also
+// on ErrRegisterRefused and on a stale takeover, whose earlier steps Java
+// keeps (quirk Q10 reproduced; the parity corpus shows the refused trace).
+func (m *Manager) register(t *txn, r *registration) (RegisterBrokerResult, []MinBrokerIDChange, error) {
+	req := r.req
+	// Steps 1-3: cluster set, group, flags.
+	t.addClusterBroker(req.ClusterName, req.BrokerName)
+	oldGroup, exists := t.view().groups.get(req.BrokerName)
+	firstRegistration := !exists
+	data := BrokerData{Cluster: req.ClusterName, BrokerName: req.BrokerName}
+	addrs := map[int64]string{}
+	if exists {
+		data = oldGroup.data
+		addrs = maps.Clone(oldGroup.data.BrokerAddrs)
+	}
+	data.EnableActingMaster = req.EnableActingMaster != nil && *req.EnableActingMaster
+	data.ZoneName = req.ZoneName
+	// Step 4: the first member of an empty group never counts as a change.
+	prevMinID, _ := minKey(addrs)
+	minIDChanged := req.BrokerID < prevMinID
+	// Step 6: one address, one id.
+	for id, addr := range addrs {
+		if addr == req.BrokerAddr && id != req.BrokerID {
+			delete(addrs, id)
+		}
+	}
+	// Step 7: an older state must not take over a newer broker's id.
+	if oldAddr, ok := addrs[req.BrokerID]; ok && oldAddr != req.BrokerAddr {
+		holder, live := t.view().live.get(brokerAddrInfo{cluster: req.ClusterName, addr: oldAddr})
+		if live && holder.dataVersion.StateVersion > r.dv.StateVersion {
+			t.publishGroup(req.BrokerName, oldGroup, data, addrs)
+			t.removeLive(r.key)
+			log.WithFields(log.Fields{"cluster": req.ClusterName, "brokerName": req.BrokerName,
+				"brokerId": req.BrokerID, "brokerAddr": req.BrokerAddr, "holder": oldAddr}).
+				Warn("registration with an older stateVersion ignored")
+			return RegisterBrokerResult{}, nil, nil
+		}
+	}
+	// Step 8: a lone topic must not create a member (quirk Q9 reproduced).
+	if _, member := addrs[req.BrokerID]; !member && r.wrapper != nil && len(r.wrapper.TopicConfigTable) == 1 {
+		t.publishGroup(req.BrokerName, oldGroup, data, addrs)
+		return RegisterBrokerResult{}, nil, ErrRegisterRefused
+	}
+	// Steps 9-10.
+	if oldAddr := addrs[req.BrokerID]; oldAddr == "" {
+		firstRegistration = true
+	}
+	addrs[req.BrokerID] = req.BrokerAddr
+	group := t.publishGroup(req.BrokerName, oldGroup, data, addrs)
+	smallestID, _ := minKey(addrs)
+	isMaster := req.BrokerID == MasterID
+	isPrimeSlave := req.EnableActingMaster != nil && !isMaster && req.BrokerID == smallestID
+	// Step 11: topics, only from the master or the prime slave.
+	prevLive, _ := t.view().live.get(r.key)
+	var applied *topicsApplied
+	if isMaster || isPrimeSlave {
+		applied = m.applyTopicTable(t, r, prevLive, firstRegistration, isPrimeSlave && group.data.EnableActingMaster)
+	}
+	// Steps 12-13: liveness and filter servers.
+	m.refreshLive(t, r, prevLive, applied)
+	if req.FilterServersGiven && req.Body != nil {
+		t.setFilterServers(r.key, req.Body.FilterServerList)
+	}
+	// Steps 14-15.
+	result := m.masterOf(t.view(), req, group)
+	var changes []MinBrokerIDChange
+	if minIDChanged && t.view().cfg.NotifyMinBrokerIdChanged {
+		changes = []MinBrokerIDChange{newMinBrokerIDChange(req.BrokerName, group.data.BrokerAddrs, "", req.HAServerAddr)}
+	}
+	return result, changes, nil
+}
+
+// publishGroup stores the group built from data and addrs unless it equals
+// the old one, so route caches that refer to the group stay valid.
+func (t *txn) publishGroup(name string, old *brokerGroup, data BrokerData, addrs map[int64]string) *brokerGroup {
+	data.BrokerAddrs = addrs
+	if old != nil && sameBrokerData(&old.data, &data) {
+		return old
+	}
+	group := newBrokerGroup(data)
+	t.setGroup(name, group)
+	return group
+}
+
+// refreshLive is step 12: it keeps the live entry when only its last-update
+// time changes (a periodic re-registration, so the entry keeps its place in
+// the expiry wheel and its generation) and replaces it otherwise.
+func (m *Manager) refreshLive(t *txn, r *registration, prev *liveBroker, applied *topicsApplied) {
+	req := r.req
+	timeout := t.view().cfg.DefaultHeartbeatTimeout.Milliseconds()
+	if req.HeartbeatTimeoutMillis != nil {
+		timeout = *req.HeartbeatTimeoutMillis
+	}
+	entry := prev
+	if prev == nil || prev.conn != req.Conn || prev.timeoutMillis != timeout || prev.dataVersion != r.dv ||
+		prev.haServerAddr != req.HAServerAddr || prev.brokerName != req.BrokerName {
+		m.generationClock++
+		entry = &liveBroker{
+			key:           r.key,
+			timeoutMillis: timeout,
+			dataVersion:   r.dv,
+			conn:          req.Conn,
+			haServerAddr:  req.HAServerAddr,
+			brokerName:    req.BrokerName,
+			generation:    m.generationClock,
+		}
+		if prev != nil {
+			entry.appliedTopics, entry.appliedEpoch, entry.appliedWithDelete =
+				prev.appliedTopics, prev.appliedEpoch, prev.appliedWithDelete
+		} else {
+			log.WithFields(log.Fields{"cluster": req.ClusterName, "brokerAddr": req.BrokerAddr,
+				"haServerAddr": req.HAServerAddr}).Info("new broker registered")
+		}
+	}
+	entry.lastUpdateMillis.Store(r.nowMilli)
+	switch {
+	case applied == nil:
+		entry.appliedTopics = false
+	case applied.ran:
+		entry.appliedTopics, entry.appliedEpoch, entry.appliedWithDelete = true, applied.epoch, applied.withDelete
+	}
+	if entry != prev {
+		t.setLive(r.key, entry)
+	}
+}
+
+// masterOf is step 14: a slave learns its master's address and HA address
+// when the master is live.
+func (m *Manager) masterOf(s *snapshot, req *RegisterBrokerRequest, group *brokerGroup) RegisterBrokerResult {
+	if req.BrokerID == MasterID {
+		return RegisterBrokerResult{}
+	}
+	masterAddr, ok := group.data.BrokerAddrs[MasterID]
+	if !ok {
+		return RegisterBrokerResult{}
+	}
+	master, ok := s.live.get(brokerAddrInfo{cluster: req.ClusterName, addr: masterAddr})
+	if !ok {
+		return RegisterBrokerResult{}
+	}
+	return RegisterBrokerResult{MasterAddr: masterAddr, HAServerAddr: master.haServerAddr}
+}
+
+// minKey returns the smallest id of a group's addresses, 0 and false when
+// there is none.
+func minKey(addrs map[int64]string) (int64, bool) {
+	var smallest int64
+	found := false
+	for id := range addrs {
+		if !found || id < smallest {
+			smallest, found = id, true
+		}
+	}
+	return smallest, found
+}

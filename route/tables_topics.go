@@ -1,0 +1,105 @@
+package route
+
+// Every change to topicQueueTable goes through the three txn methods below,
+// which keep Manager.brokerTopics and Manager.topicsEpoch in step with it.
+
+// putQueueData stores qd as the queue data of qd.BrokerName in topic and says
+// whether anything changed (an equal queue data is left alone, as Java does).
+func (t *txn) putQueueData(topic string, qd QueueData) bool {
+	entry, _ := t.view().topics.get(topic)
+	old, had := entry.queueData(qd.BrokerName)
+	if had && old == qd {
+		return false
+	}
+	t.edit()
+	t.topics.set(topic, entry.withQueueData(qd))
+	if !had {
+		t.m.indexBrokerTopic(qd.BrokerName, topic, true)
+	}
+	return true
+}
+
+// removeQueueData removes brokerName's queue data from topic, and the topic
+// when nothing is left.
+func (t *txn) removeQueueData(topic, brokerName string) bool {
+	entry, ok := t.view().topics.get(topic)
+	if !ok {
+		return false
+	}
+	if _, had := entry.queueData(brokerName); !had {
+		return false
+	}
+	t.edit()
+	if next := entry.withoutQueueData(brokerName); next != nil {
+		t.topics.set(topic, next)
+	} else {
+		t.topics.delete(topic)
+	}
+	t.m.indexBrokerTopic(brokerName, topic, false)
+	return true
+}
+
+// deleteTopic removes a topic with all its queue data.
+func (t *txn) deleteTopic(topic string) bool {
+	entry, ok := t.view().topics.get(topic)
+	if !ok {
+		return false
+	}
+	t.edit()
+	t.topics.delete(topic)
+	for _, qd := range entry.queueDatas {
+		t.m.indexBrokerTopic(qd.BrokerName, topic, false)
+	}
+	return true
+}
+
+// indexBrokerTopic records that brokerName now has (or no longer has) queue
+// data in topic, and moves that broker name's topics epoch.
+func (m *Manager) indexBrokerTopic(brokerName, topic string, present bool) {
+	topics := m.brokerTopics[brokerName]
+	if present {
+		if topics == nil {
+			topics = map[string]struct{}{}
+			m.brokerTopics[brokerName] = topics
+		}
+		topics[topic] = struct{}{}
+	} else {
+		delete(topics, topic)
+		if len(topics) == 0 {
+			delete(m.brokerTopics, brokerName)
+		}
+	}
+	m.epochClock++
+	m.topicsEpoch[brokerName] = m.epochClock
+}
+
+// topicsOf lists the topics holding brokerName's queue data, a copy the
+// caller may change the tables while walking.
+func (m *Manager) topicsOf(brokerName string) []string {
+	topics := m.brokerTopics[brokerName]
+	list := make([]string, 0, len(topics))
+	for topic := range topics {
+		list = append(list, topic)
+	}
+	return list
+}
+
+// DeleteTopic removes a topic (DELETE_TOPIC_IN_NAMESRV). With a cluster name,
+// only the queue data of that cluster's broker names goes, and the topic only
+// when nothing is left; an unknown cluster changes nothing (protocol.md 4.9).
+// The static-topic mapping stays (quirk Q18 reproduced: routes need queue
+// data, and a broker re-creating the topic under the same data version gets
+// its mapping back only this way).
+func (m *Manager) DeleteTopic(topic, clusterName string) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	t := m.begin()
+	if clusterName == "" {
+		t.deleteTopic(topic)
+	} else {
+		for _, brokerName := range t.view().clusters[clusterName] {
+			t.removeQueueData(topic, brokerName)
+		}
+	}
+	t.commit()
+}

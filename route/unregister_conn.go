@@ -1,0 +1,101 @@
+package route
+
+import (
+	"slices"
+	"strings"
+
+	log "github.com/sirupsen/logrus"
+)
+
+// ConnectionClosed removes every broker whose current live entry was
+// registered over conn (Java onChannelDestroy, protocol.md 4.6) and returns
+// them. It is fenced by connection identity: a broker that registered again
+// over a new connection is not touched by the old connection's close.
+func (m *Manager) ConnectionClosed(conn ConnID) []RemovedBroker {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	keys := make([]brokerAddrInfo, 0, len(m.connBrokers[conn]))
+	for key := range m.connBrokers[conn] {
+		keys = append(keys, key)
+	}
+	if len(keys) == 0 {
+		return nil
+	}
+	slices.SortFunc(keys, compareAddrInfo)
+	t := m.begin()
+	entries := make([]*liveBroker, 0, len(keys))
+	for _, key := range keys {
+		if entry, ok := t.view().live.get(key); ok && entry.conn == conn {
+			entries = append(entries, entry)
+		}
+	}
+	removed := m.removeLiveBrokers(t, entries)
+	t.commit()
+	return removed
+}
+
+// removeLiveBrokers unregisters the brokers of the given live entries, each
+// under the group that holds its address (Java setupUnRegisterRequest), and
+// reports them with the notifications they caused.
+func (m *Manager) removeLiveBrokers(t *txn, entries []*liveBroker) []RemovedBroker {
+	items := make([]unregisterItem, 0, len(entries))
+	removed := make([]RemovedBroker, 0, len(entries))
+	for _, entry := range entries {
+		brokerName, brokerID, known := memberOf(t.view(), entry)
+		items = append(items, unregisterItem{
+			req: UnregisterRequest{ClusterName: entry.key.cluster, BrokerAddr: entry.key.addr,
+				BrokerName: brokerName, BrokerID: brokerID},
+			groupKnown: known,
+		})
+		removed = append(removed, RemovedBroker{ClusterName: entry.key.cluster, BrokerAddr: entry.key.addr,
+			BrokerName: brokerName, BrokerID: brokerID, Conn: entry.conn})
+	}
+	outcome := m.unregister(t, items, false)
+	for i := range removed {
+		if change, ok := outcome.notify[removed[i].BrokerName]; ok && change.OfflineBrokerAddr == removed[i].BrokerAddr {
+			removed[i].MinBrokerIDChange = &change
+		}
+		log.WithFields(log.Fields{"cluster": removed[i].ClusterName, "brokerAddr": removed[i].BrokerAddr,
+			"brokerName": removed[i].BrokerName}).Info("broker unregistered")
+	}
+	return removed
+}
+
+// memberOf finds the group and id of a live entry's address: first the group
+// it registered under, then any group of the same cluster. As in Java, a
+// group whose cluster differs (a broker name shared by two clusters, quirk
+// Q15) does not match, and then only the live entry goes.
+func memberOf(s *snapshot, entry *liveBroker) (brokerName string, brokerID int64, ok bool) {
+	if group, found := s.groups.get(entry.brokerName); found {
+		if id, found := idOf(group, entry.key); found {
+			return entry.brokerName, id, true
+		}
+	}
+	for name, group := range s.groups.all() {
+		if id, found := idOf(group, entry.key); found {
+			return name, id, true
+		}
+	}
+	return "", 0, false
+}
+
+// idOf returns the id of key's address in group when the group belongs to
+// key's cluster.
+func idOf(group *brokerGroup, key brokerAddrInfo) (int64, bool) {
+	if group.data.Cluster != key.cluster {
+		return 0, false
+	}
+	for id, addr := range group.data.BrokerAddrs {
+		if addr == key.addr {
+			return id, true
+		}
+	}
+	return 0, false
+}
+
+func compareAddrInfo(a, b brokerAddrInfo) int {
+	if c := strings.Compare(a.cluster, b.cluster); c != 0 {
+		return c
+	}
+	return strings.Compare(a.addr, b.addr)
+}
