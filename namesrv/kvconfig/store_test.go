@@ -77,8 +77,8 @@ func loadFixture(t *testing.T, name string) (fixture, kvFields) {
 // the store and compares the KVTable bodies byte for byte.
 func TestJavaScenario(t *testing.T) {
 	const (
-		putKVConfig         = 100
-		deleteKVConfig      = 102
+		putKVConfig          = 100
+		deleteKVConfig       = 102
 		getKVListByNamespace = 219
 	)
 	s := openTemp(t)

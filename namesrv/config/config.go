@@ -1,0 +1,218 @@
+package config
+
+import (
+	"fmt"
+	"maps"
+	"os"
+	"path/filepath"
+
+	"github.com/sirupsen/logrus"
+)
+
+// Config is every NameServer setting, under its Java key (the `prop` tag):
+// the NamesrvConfig keys (protocol.md 6.1), the NettyServerConfig keys (6.2)
+// and a few Go additions marked `ext`. A *Config handed out by Settings.Get is
+// shared and must not be modified; use Clone.
+type Config struct {
+	// RocketmqHome is the installation directory; informational here.
+	RocketmqHome string `prop:"rocketmqHome"`
+	// KvConfigPath is the KV store file (package kvconfig).
+	KvConfigPath string `prop:"kvConfigPath"`
+	// ConfigStorePath is where UPDATE_NAMESRV_CONFIG writes the settings; the
+	// -c file when one is given.
+	ConfigStorePath string `prop:"configStorePath"`
+	// ProductEnvName is the unit name used by clusterTest mode.
+	ProductEnvName string `prop:"productEnvName"`
+	// ClusterTest turns on cluster-test mode (protocol.md 2.25).
+	ClusterTest bool `prop:"clusterTest"`
+	// OrderMessageEnable puts ORDER_TOPIC_CONFIG into route answers.
+	OrderMessageEnable bool `prop:"orderMessageEnable"`
+	// ReturnOrderTopicConfigToBroker returns ORDER_TOPIC_CONFIG to registering brokers.
+	ReturnOrderTopicConfigToBroker bool `prop:"returnOrderTopicConfigToBroker"`
+	// ClientRequestThreadPoolNums is the worker count for route queries.
+	ClientRequestThreadPoolNums int `prop:"clientRequestThreadPoolNums"`
+	// DefaultThreadPoolNums is the worker count for every other request.
+	DefaultThreadPoolNums int `prop:"defaultThreadPoolNums"`
+	// ClientRequestThreadPoolQueueCapacity bounds the queue of route queries.
+	ClientRequestThreadPoolQueueCapacity int `prop:"clientRequestThreadPoolQueueCapacity"`
+	// DefaultThreadPoolQueueCapacity bounds the queue of other requests.
+	DefaultThreadPoolQueueCapacity int `prop:"defaultThreadPoolQueueCapacity"`
+	// ScanNotActiveBrokerInterval is the period of the broker expiry scan, in ms.
+	ScanNotActiveBrokerInterval int64 `prop:"scanNotActiveBrokerInterval"`
+	// UnRegisterBrokerQueueCapacity bounds the queue of pending unregistrations.
+	UnRegisterBrokerQueueCapacity int `prop:"unRegisterBrokerQueueCapacity"`
+	// SupportActingMaster enables the acting-master rewrite of routes.
+	SupportActingMaster bool `prop:"supportActingMaster"`
+	// EnableAllTopicList allows GET_ALL_TOPIC_LIST_FROM_NAMESERVER.
+	EnableAllTopicList bool `prop:"enableAllTopicList"`
+	// EnableTopicList allows GET_TOPICS_BY_CLUSTER and the unit topic lists.
+	EnableTopicList bool `prop:"enableTopicList"`
+	// NotifyMinBrokerIdChanged sends NOTIFY_MIN_BROKER_ID_CHANGE to brokers.
+	NotifyMinBrokerIdChanged bool `prop:"notifyMinBrokerIdChanged"`
+	// EnableControllerInNamesrv would start the embedded controller (not supported; kept for the file format).
+	EnableControllerInNamesrv bool `prop:"enableControllerInNamesrv"`
+	// NeedWaitForService refuses route queries for WaitSecondsForService after start.
+	NeedWaitForService bool `prop:"needWaitForService"`
+	// WaitSecondsForService is the length of that wait, in seconds.
+	WaitSecondsForService int `prop:"waitSecondsForService"`
+	// DeleteTopicWithBrokerRegistration drops topics a registering broker no longer reports.
+	DeleteTopicWithBrokerRegistration bool `prop:"deleteTopicWithBrokerRegistration"`
+	// ConfigBlackList is the `;`-separated list of extra keys UPDATE_NAMESRV_CONFIG may not change.
+	ConfigBlackList string `prop:"configBlackList"`
+
+	// BindAddress is the listen address.
+	BindAddress string `prop:"bindAddress"`
+	// ListenPort is the listen port (0 picks a free one, for tests).
+	ListenPort int `prop:"listenPort"`
+	// ServerWorkerThreads is a Java Netty setting, kept for the file format.
+	ServerWorkerThreads int `prop:"serverWorkerThreads"`
+	// ServerCallbackExecutorThreads is a Java Netty setting, kept for the file format.
+	ServerCallbackExecutorThreads int `prop:"serverCallbackExecutorThreads"`
+	// ServerSelectorThreads is a Java Netty setting, kept for the file format.
+	ServerSelectorThreads int `prop:"serverSelectorThreads"`
+	// ServerOnewaySemaphoreValue limits concurrent outgoing one-way sends.
+	ServerOnewaySemaphoreValue int `prop:"serverOnewaySemaphoreValue"`
+	// ServerAsyncSemaphoreValue limits concurrent outgoing asynchronous sends.
+	ServerAsyncSemaphoreValue int `prop:"serverAsyncSemaphoreValue"`
+	// ServerChannelMaxIdleTimeSeconds closes connections idle this long.
+	ServerChannelMaxIdleTimeSeconds int `prop:"serverChannelMaxIdleTimeSeconds"`
+	// ServerSocketSndBufSize is the socket send buffer (0 = OS default).
+	ServerSocketSndBufSize int `prop:"serverSocketSndBufSize"`
+	// ServerSocketRcvBufSize is the socket receive buffer (0 = OS default).
+	ServerSocketRcvBufSize int `prop:"serverSocketRcvBufSize"`
+	// WriteBufferHighWaterMark is a Java Netty back-pressure mark, kept for the file format.
+	WriteBufferHighWaterMark int `prop:"writeBufferHighWaterMark"`
+	// WriteBufferLowWaterMark is a Java Netty back-pressure mark, kept for the file format.
+	WriteBufferLowWaterMark int `prop:"writeBufferLowWaterMark"`
+	// ServerSocketBacklog is the listen backlog.
+	ServerSocketBacklog int `prop:"serverSocketBacklog"`
+	// ServerNettyWorkerGroupEnable is a Java Netty setting, kept for the file format.
+	ServerNettyWorkerGroupEnable bool `prop:"serverNettyWorkerGroupEnable"`
+	// ServerPooledByteBufAllocatorEnable is a Java Netty setting, kept for the file format.
+	ServerPooledByteBufAllocatorEnable bool `prop:"serverPooledByteBufAllocatorEnable"`
+	// EnableShutdownGracefully waits ShutdownWaitTimeSeconds and answers GO_AWAY on shutdown.
+	EnableShutdownGracefully bool `prop:"enableShutdownGracefully"`
+	// ShutdownWaitTimeSeconds is the graceful shutdown wait.
+	ShutdownWaitTimeSeconds int `prop:"shutdownWaitTimeSeconds"`
+	// UseEpollNativeSelector is a Java Netty setting, kept for the file format.
+	UseEpollNativeSelector bool `prop:"useEpollNativeSelector"`
+
+	// MaxFrameSize is the largest accepted frame in bytes (Java JVM property
+	// com.rocketmq.remoting.frameMaxLength, a file key here). Go addition.
+	MaxFrameSize int `prop:"frameMaxLength" ext:"true"`
+	// LogFormat is "text" or "json" (logrus formatter). Go addition.
+	LogFormat string `prop:"logFormat" ext:"true"`
+	// LogLevel is a logrus level name (debug, info, warn, ...). Go addition.
+	LogLevel string `prop:"logLevel" ext:"true"`
+
+	// fileProperties holds every entry of the -c file as read (keys no
+	// setting knows included), for GET_NAMESRV_CONFIG.
+	fileProperties map[string]string
+}
+
+// Defaults of the settings whose Java default does not depend on the machine.
+const (
+	// DefaultListenPort is the NameServer port (NettyServerConfig's own default is 0).
+	DefaultListenPort = 9876
+	// DefaultMaxFrameSize is Java's default frameMaxLength (16 MiB).
+	DefaultMaxFrameSize = 16777216
+	// DefaultConfigBlackList is the Java default of configBlackList.
+	DefaultConfigBlackList = "configBlackList;configStorePath;kvConfigPath"
+	// LogFormatText and LogFormatJSON are the accepted logFormat values.
+	LogFormatText = "text"
+	LogFormatJSON = "json"
+)
+
+// Default returns the Java defaults. rocketmqHome comes from $ROCKETMQ_HOME,
+// else the user's home directory: unlike Java the server does not refuse to
+// start without ROCKETMQ_HOME, because it reads nothing from there. The two
+// file paths live under ${user.home}/namesrv/ as in Java.
+func Default() *Config {
+	home, err := os.UserHomeDir()
+	if err != nil {
+		home = "" // paths then become relative to the working directory
+	}
+	rocketmqHome := os.Getenv("ROCKETMQ_HOME")
+	if rocketmqHome == "" {
+		rocketmqHome = home
+	}
+	return &Config{
+		RocketmqHome:                         rocketmqHome,
+		KvConfigPath:                         filepath.Join(home, "namesrv", "kvConfig.json"),
+		ConfigStorePath:                      filepath.Join(home, "namesrv", "namesrv.properties"),
+		ProductEnvName:                       "center",
+		ReturnOrderTopicConfigToBroker:       true,
+		ClientRequestThreadPoolNums:          8,
+		DefaultThreadPoolNums:                16,
+		ClientRequestThreadPoolQueueCapacity: 50000,
+		DefaultThreadPoolQueueCapacity:       10000,
+		ScanNotActiveBrokerInterval:          5000,
+		UnRegisterBrokerQueueCapacity:        3000,
+		EnableAllTopicList:                   true,
+		EnableTopicList:                      true,
+		WaitSecondsForService:                45,
+		ConfigBlackList:                      DefaultConfigBlackList,
+
+		BindAddress:                        "0.0.0.0",
+		ListenPort:                         DefaultListenPort,
+		ServerWorkerThreads:                8,
+		ServerSelectorThreads:              3,
+		ServerOnewaySemaphoreValue:         256,
+		ServerAsyncSemaphoreValue:          64,
+		ServerChannelMaxIdleTimeSeconds:    120,
+		ServerSocketBacklog:                1024,
+		ServerNettyWorkerGroupEnable:       true,
+		ServerPooledByteBufAllocatorEnable: true,
+		ShutdownWaitTimeSeconds:            30,
+
+		MaxFrameSize: DefaultMaxFrameSize,
+		LogFormat:    LogFormatText,
+		LogLevel:     "info",
+	}
+}
+
+// Clone returns a deep copy that can be changed freely.
+func (c *Config) Clone() *Config {
+	clone := *c
+	clone.fileProperties = maps.Clone(c.fileProperties)
+	return &clone
+}
+
+// FileProperties returns a copy of the entries read from the -c file
+// (nil without one), including keys that no setting knows.
+func (c *Config) FileProperties() map[string]string {
+	return maps.Clone(c.fileProperties)
+}
+
+// Validate reports settings the server cannot run with, wrapping
+// ErrInvalidValue. Java checks none of these; a Go server fails fast instead
+// of misbehaving later.
+func (c *Config) Validate() error {
+	positive := []struct {
+		key   string
+		value int64
+	}{
+		{"scanNotActiveBrokerInterval", c.ScanNotActiveBrokerInterval},
+		{"unRegisterBrokerQueueCapacity", int64(c.UnRegisterBrokerQueueCapacity)},
+		{"clientRequestThreadPoolNums", int64(c.ClientRequestThreadPoolNums)},
+		{"defaultThreadPoolNums", int64(c.DefaultThreadPoolNums)},
+		{"clientRequestThreadPoolQueueCapacity", int64(c.ClientRequestThreadPoolQueueCapacity)},
+		{"defaultThreadPoolQueueCapacity", int64(c.DefaultThreadPoolQueueCapacity)},
+		{"frameMaxLength", int64(c.MaxFrameSize)},
+	}
+	for _, p := range positive {
+		if p.value <= 0 {
+			return fmt.Errorf("%w: %s=%d must be positive", ErrInvalidValue, p.key, p.value)
+		}
+	}
+	if c.ListenPort < 0 || c.ListenPort > 65535 {
+		return fmt.Errorf("%w: listenPort=%d is not a TCP port", ErrInvalidValue, c.ListenPort)
+	}
+	if c.LogFormat != LogFormatText && c.LogFormat != LogFormatJSON {
+		return fmt.Errorf("%w: logFormat=%q must be %q or %q", ErrInvalidValue, c.LogFormat, LogFormatText, LogFormatJSON)
+	}
+	if _, err := logrus.ParseLevel(c.LogLevel); err != nil {
+		return fmt.Errorf("%w: logLevel=%q: %v", ErrInvalidValue, c.LogLevel, err)
+	}
+	return nil
+}

@@ -1,0 +1,151 @@
+package config
+
+import (
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+	"sync"
+	"sync/atomic"
+
+	"github.com/sirupsen/logrus"
+
+	"github.com/gonamesrv/gonamesrv/namesrv/config/atomicfile"
+)
+
+// fixedBlackList are the keys UPDATE_NAMESRV_CONFIG may never change, whatever
+// configBlackList says (Java DefaultRequestProcessor.initConfigBlackList).
+var fixedBlackList = []string{"configBlackList", "configStorePath", "kvConfigPath", "rocketmqHome"}
+
+// configFilePerm is the mode of the persisted settings file.
+const configFilePerm = 0o644
+
+// Settings is the daemon's shared, thread-safe view of its configuration
+// (Java's Configuration object): readers take an immutable snapshot, updates
+// from UPDATE_NAMESRV_CONFIG are serialised, persisted, then published.
+type Settings struct {
+	log *logrus.Entry
+	// blackList is fixed at construction from the startup configBlackList, as in Java.
+	blackList map[string]struct{}
+
+	updateMu sync.Mutex
+	current  atomic.Pointer[Config]
+	version  atomic.Int64
+}
+
+// NewSettings wraps a startup configuration (from FromArgs or Default). cfg
+// is cloned; the black list is the fixed keys plus the `;`-separated items of
+// cfg.ConfigBlackList (exact, case-sensitive).
+func NewSettings(cfg *Config, log *logrus.Entry) *Settings {
+	s := &Settings{log: log, blackList: make(map[string]struct{})}
+	for _, key := range fixedBlackList {
+		s.blackList[key] = struct{}{}
+	}
+	for _, key := range strings.Split(cfg.ConfigBlackList, ";") {
+		if key != "" {
+			s.blackList[key] = struct{}{}
+		}
+	}
+	s.current.Store(cfg.Clone())
+	return s
+}
+
+// Get returns the current configuration. It is shared: do not modify it.
+func (s *Settings) Get() *Config { return s.current.Load() }
+
+// DataVersion counts successful updates since start (Java's configuration
+// DataVersion counter), for logs and metrics.
+func (s *Settings) DataVersion() int64 { return s.version.Load() }
+
+// BlackList returns the keys Update refuses, sorted.
+func (s *Settings) BlackList() []string {
+	return slices.Sorted(maps.Keys(s.blackList))
+}
+
+// Properties is the GET_NAMESRV_CONFIG body (protocol.md 6.6): sorted
+// `key=value\n` lines of every Java setting and every entry of the -c file,
+// setting values winning. Go-only settings are listed when they were given in
+// the -c file or differ from their default, so a default server answers
+// exactly the Java key set.
+func (s *Settings) Properties() []byte {
+	return FormatProperties(allConfigs(s.Get()))
+}
+
+// extensionDefaults holds the defaults of the Go-only settings, which do not
+// depend on the environment.
+var extensionDefaults = Default()
+
+// allConfigs is Java's "all configs" property set for cfg.
+func allConfigs(cfg *Config) map[string]string {
+	all := maps.Clone(cfg.fileProperties)
+	if all == nil {
+		all = make(map[string]string, len(settings))
+	}
+	for _, st := range settings {
+		value := cfg.format(st)
+		if st.extension {
+			_, inFile := cfg.fileProperties[st.key]
+			if !inFile && value == extensionDefaults.format(st) {
+				continue
+			}
+		}
+		all[st.key] = value
+	}
+	return all
+}
+
+// Update applies an UPDATE_NAMESRV_CONFIG request (protocol.md 6.6). If any
+// key is black-listed it returns ErrBlackListed and changes nothing.
+// Otherwise each key that names a setting is converted and stored (a value
+// that does not convert is ignored, as in Java), each other key already in the
+// -c file's entries replaces that entry, and other keys are ignored. The
+// result must pass Validate; it is then written to configStorePath atomically
+// and only then published. On any error nothing changes. changed lists the
+// keys whose value changed, sorted. An empty props changes and writes nothing.
+func (s *Settings) Update(props map[string]string) (changed []string, err error) {
+	for key := range props {
+		if _, black := s.blackList[key]; black {
+			return nil, ErrBlackListed
+		}
+	}
+	if len(props) == 0 {
+		return nil, nil
+	}
+	s.updateMu.Lock()
+	defer s.updateMu.Unlock()
+	old := s.Get()
+	next := old.Clone()
+	for key, value := range props {
+		if _, known := settingsByKey[key]; known {
+			if err := next.Set(key, value); err != nil {
+				s.log.WithError(err).WithField("key", key).Warn("config update: value ignored")
+			}
+			continue
+		}
+		if _, inFile := next.fileProperties[key]; inFile {
+			next.fileProperties[key] = value
+		}
+	}
+	if err := next.Validate(); err != nil {
+		return nil, fmt.Errorf("update config: %w", err)
+	}
+	if err := atomicfile.Write(next.ConfigStorePath, formatPropertiesFile(allConfigs(next)), configFilePerm); err != nil {
+		return nil, fmt.Errorf("update config: persist: %w", err)
+	}
+	s.current.Store(next)
+	s.version.Add(1)
+	return changedKeys(old, next), nil
+}
+
+// changedKeys lists the keys of the all-configs set whose value differs.
+func changedKeys(old, next *Config) []string {
+	before, after := allConfigs(old), allConfigs(next)
+	var changed []string
+	for key, value := range after {
+		if prev, ok := before[key]; !ok || prev != value {
+			changed = append(changed, key)
+		}
+	}
+	slices.Sort(changed)
+	return changed
+}
