@@ -1,0 +1,50 @@
+package broker
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+func TestLoadConfigFile(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "broker.conf")
+	text := "# a Java broker.conf\nbrokerClusterName = ClusterX\nbrokerName=broker-b\nbrokerId=1\n" +
+		"namesrvAddr=127.0.0.1:9876;127.0.0.1:9877\nlistenPort:10921\nregisterNameServerPeriod=5000\n" +
+		"flushDiskType=ASYNC_FLUSH\n! another comment\nforceRegister false\n"
+	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cfg := DefaultConfig()
+	if err := LoadConfigFile(path, &cfg); err != nil {
+		t.Fatal(err)
+	}
+	if cfg.BrokerClusterName != "ClusterX" || cfg.BrokerName != "broker-b" || cfg.BrokerID != 1 || cfg.ListenPort != 10921 || cfg.ForceRegister {
+		t.Fatalf("cfg = %+v", cfg)
+	}
+	if got := cfg.NameServers(); len(got) != 2 || got[1] != "127.0.0.1:9877" {
+		t.Fatalf("NameServers() = %v", got)
+	}
+	if cfg.registerPeriod() != 10*time.Second {
+		t.Fatalf("5 s period not clamped to 10 s: %v", cfg.registerPeriod())
+	}
+	cfg.AllowShortRegisterPeriod = true
+	if cfg.registerPeriod() != 5*time.Second {
+		t.Fatalf("period with allowShortRegisterPeriod = %v", cfg.registerPeriod())
+	}
+}
+
+func TestApplyRejectsBadValues(t *testing.T) {
+	cfg := DefaultConfig()
+	err := cfg.Apply(map[string]string{"listenPort": "ten"})
+	if !errors.Is(err, ErrBrokerConfig) || !strings.Contains(err.Error(), "listenPort") {
+		t.Fatalf("err = %v", err)
+	}
+	cfg = DefaultConfig()
+	cfg.BrokerName = ""
+	if err := cfg.Validate(); !errors.Is(err, ErrBrokerConfig) {
+		t.Fatalf("Validate with empty brokerName: %v", err)
+	}
+}

@@ -1,0 +1,154 @@
+package broker
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"os"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// ReadProperties reads a Java-style properties file (broker.conf): key=value,
+// key:value or key value lines, '#' and '!' comments, surrounding blanks
+// trimmed. Backslash continuations and escapes are not supported: broker.conf
+// files do not use them.
+func ReadProperties(r io.Reader) (map[string]string, error) {
+	props := map[string]string{}
+	scanner := bufio.NewScanner(r)
+	for lineNo := 1; scanner.Scan(); lineNo++ {
+		line := strings.TrimSpace(scanner.Text())
+		if line == "" || line[0] == '#' || line[0] == '!' {
+			continue
+		}
+		cut := strings.IndexAny(line, "=: \t")
+		if cut < 0 {
+			props[line] = ""
+			continue
+		}
+		// Java: the key ends at the first '=', ':' or blank; blanks, then one
+		// '=' or ':', then blanks separate it from the value.
+		key := line[:cut]
+		rest := strings.TrimLeft(line[cut:], " \t")
+		if rest != "" && (rest[0] == '=' || rest[0] == ':') {
+			rest = rest[1:]
+		}
+		props[key] = strings.TrimSpace(rest)
+	}
+	if err := scanner.Err(); err != nil {
+		return nil, fmt.Errorf("read properties: %w", err)
+	}
+	return props, nil
+}
+
+// LoadConfigFile reads broker.conf at path over the defaults in cfg.
+func LoadConfigFile(path string, cfg *Config) error {
+	f, err := os.Open(path)
+	if err != nil {
+		return fmt.Errorf("open broker config: %w", err)
+	}
+	defer f.Close()
+	props, err := ReadProperties(f)
+	if err != nil {
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	if err := cfg.Apply(props); err != nil {
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	return nil
+}
+
+// Apply sets the fields named by Java keys. Keys this broker does not use
+// (message store settings and the like) are ignored, so a Java broker.conf
+// works unchanged.
+func (c *Config) Apply(props map[string]string) error {
+	for key, value := range props {
+		set, known := c.setters()[key]
+		if !known {
+			continue
+		}
+		if err := set(value); err != nil {
+			return fmt.Errorf("%w: %s=%q: %w", ErrBrokerConfig, key, value, err)
+		}
+	}
+	return nil
+}
+
+// KnownKeys lists the keys Apply understands, for help output.
+func (c *Config) KnownKeys() []string {
+	keys := make([]string, 0, len(c.setters()))
+	for key := range c.setters() {
+		keys = append(keys, key)
+	}
+	return keys
+}
+
+func (c *Config) setters() map[string]func(string) error {
+	str := func(dst *string) func(string) error {
+		return func(v string) error { *dst = v; return nil }
+	}
+	boolean := func(dst *bool) func(string) error {
+		return func(v string) error {
+			b, err := strconv.ParseBool(v)
+			*dst = b
+			return err
+		}
+	}
+	integer := func(dst *int) func(string) error {
+		return func(v string) error {
+			n, err := strconv.Atoi(v)
+			*dst = n
+			return err
+		}
+	}
+	int32Value := func(dst *int32) func(string) error {
+		return func(v string) error {
+			n, err := strconv.ParseInt(v, 10, 32)
+			*dst = int32(n)
+			return err
+		}
+	}
+	millis := func(dst *time.Duration) func(string) error {
+		return func(v string) error {
+			n, err := strconv.ParseInt(v, 10, 64)
+			*dst = time.Duration(n) * time.Millisecond
+			return err
+		}
+	}
+	return map[string]func(string) error{
+		"brokerClusterName": str(&c.BrokerClusterName),
+		"brokerName":        str(&c.BrokerName),
+		"brokerId": func(v string) error {
+			n, err := strconv.ParseInt(v, 10, 64)
+			c.BrokerID = n
+			return err
+		},
+		"namesrvAddr":                  str(&c.NamesrvAddr),
+		"listenPort":                   integer(&c.ListenPort),
+		"brokerIP1":                    str(&c.BrokerIP1),
+		"brokerIP2":                    str(&c.BrokerIP2),
+		"haListenPort":                 integer(&c.HaListenPort),
+		"storePathRootDir":             str(&c.StorePathRootDir),
+		"registerNameServerPeriod":     millis(&c.RegisterNameServerPeriod),
+		"registerBrokerTimeoutMills":   millis(&c.RegisterBrokerTimeout),
+		"forceRegister":                boolean(&c.ForceRegister),
+		"compressedRegister":           boolean(&c.CompressedRegister),
+		"enableSplitRegistration":      boolean(&c.EnableSplitRegistration),
+		"splitRegistrationSize":        integer(&c.SplitRegistrationSize),
+		"brokerPermission":             int32Value(&c.BrokerPermission),
+		"enableSlaveActingMaster":      boolean(&c.EnableSlaveActingMaster),
+		"brokerHeartbeatInterval":      millis(&c.BrokerHeartbeatInterval),
+		"brokerNotActiveTimeoutMillis": millis(&c.BrokerNotActiveTimeout),
+		"compatibleWithOldNameSrv":     boolean(&c.CompatibleWithOldNameSrv),
+		"autoCreateTopicEnable":        boolean(&c.AutoCreateTopicEnable),
+		"defaultTopicQueueNums":        int32Value(&c.DefaultTopicQueueNums),
+		"clusterTopicEnable":           boolean(&c.ClusterTopicEnable),
+		"brokerTopicEnable":            boolean(&c.BrokerTopicEnable),
+		"traceTopicEnable":             boolean(&c.TraceTopicEnable),
+		"msgTraceTopicName":            str(&c.MsgTraceTopicName),
+		"reviveQueueNum":               int32Value(&c.ReviveQueueNum),
+		"slaveSyncPeriod":              millis(&c.SlaveSyncPeriod),
+		"allowShortRegisterPeriod":     boolean(&c.AllowShortRegisterPeriod),
+	}
+}
