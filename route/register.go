@@ -29,10 +29,17 @@ type RegisterBrokerRequest struct {
 	FilterServersGiven bool
 	// Conn is the connection the request came in on.
 	Conn ConnID
+	// BodyFingerprint identifies the body bytes: any value that changes when
+	// they change (the daemon can use the bodyCrc32 header field with the
+	// body length); 0 means unknown. A registration whose fingerprint and
+	// DataVersion equal those of the last one applied, with no topic change
+	// since, skips its topic table (see topicTableCurrent).
+	BodyFingerprint uint64
 	// UnchangedDataVersion, with a nil Body, says the daemon did not decode a
-	// body carrying this DataVersion because IsUnchangedRegistration said the
-	// topic table would change nothing. RegisterBroker checks it again under
-	// the lock and answers ErrTopicTableRequired if that no longer holds.
+	// body carrying this DataVersion and BodyFingerprint because
+	// IsUnchangedRegistration said the topic table would change nothing.
+	// RegisterBroker checks it again under the lock and answers
+	// ErrTopicTableRequired, changing nothing, if that no longer holds.
 	UnchangedDataVersion *DataVersion
 }
 
@@ -85,13 +92,15 @@ func (req *RegisterBrokerRequest) validate() error {
 }
 
 // IsUnchangedRegistration says whether a registration of (cluster, addr) as
-// brokerID carrying dv would most likely change nothing but liveness, so the
-// daemon may skip decoding its topic table and pass UnchangedDataVersion
-// instead of Body. It is a lock-free hint; RegisterBroker decides.
-func (m *Manager) IsUnchangedRegistration(cluster, addr string, brokerID int64, dv DataVersion) bool {
+// brokerID whose body carries dv and has the given fingerprint (see
+// RegisterBrokerRequest.BodyFingerprint; 0 never matches) would change
+// nothing but liveness, so the daemon may skip decoding the body and pass
+// UnchangedDataVersion instead of Body. It is a hint read without the lock;
+// RegisterBroker decides.
+func (m *Manager) IsUnchangedRegistration(cluster, addr string, brokerID int64, dv DataVersion, fingerprint uint64) bool {
 	s := m.current.Load()
 	entry, ok := s.live.get(brokerAddrInfo{cluster: cluster, addr: addr})
-	if !ok || entry.dataVersion != dv {
+	if fingerprint == 0 || !ok || entry.dataVersion != dv || entry.bodyFingerprint != fingerprint {
 		return false
 	}
 	group, ok := s.groups.get(entry.brokerName)
@@ -216,20 +225,22 @@ func (m *Manager) refreshLive(t *txn, r *registration, prev *liveBroker, applied
 	}
 	entry := prev
 	if prev == nil || prev.conn != req.Conn || prev.timeoutMillis != timeout || prev.dataVersion != r.dv ||
-		prev.haServerAddr != req.HAServerAddr || prev.brokerName != req.BrokerName {
+		prev.haServerAddr != req.HAServerAddr || prev.brokerName != req.BrokerName ||
+		prev.bodyFingerprint != req.BodyFingerprint {
 		m.generationClock++
 		entry = &liveBroker{
-			key:           r.key,
-			timeoutMillis: timeout,
-			dataVersion:   r.dv,
-			conn:          req.Conn,
-			haServerAddr:  req.HAServerAddr,
-			brokerName:    req.BrokerName,
-			generation:    m.generationClock,
+			key:             r.key,
+			timeoutMillis:   timeout,
+			dataVersion:     r.dv,
+			conn:            req.Conn,
+			haServerAddr:    req.HAServerAddr,
+			brokerName:      req.BrokerName,
+			generation:      m.generationClock,
+			bodyFingerprint: req.BodyFingerprint,
 		}
 		if prev != nil {
-			entry.appliedTopics, entry.appliedEpoch, entry.appliedWithDelete =
-				prev.appliedTopics, prev.appliedEpoch, prev.appliedWithDelete
+			entry.appliedTopics, entry.appliedEpoch, entry.appliedBody, entry.appliedWithDelete =
+				prev.appliedTopics, prev.appliedEpoch, prev.appliedBody, prev.appliedWithDelete
 		} else {
 			log.WithFields(log.Fields{"cluster": req.ClusterName, "brokerAddr": req.BrokerAddr,
 				"haServerAddr": req.HAServerAddr}).Info("new broker registered")
@@ -240,7 +251,8 @@ func (m *Manager) refreshLive(t *txn, r *registration, prev *liveBroker, applied
 	case applied == nil:
 		entry.appliedTopics = false
 	case applied.ran:
-		entry.appliedTopics, entry.appliedEpoch, entry.appliedWithDelete = true, applied.epoch, applied.withDelete
+		entry.appliedTopics, entry.appliedEpoch, entry.appliedBody, entry.appliedWithDelete =
+			true, applied.epoch, applied.body, applied.withDelete
 	}
 	if entry != prev {
 		t.setLive(r.key, entry)

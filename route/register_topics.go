@@ -4,18 +4,22 @@ package route
 type topicsApplied struct {
 	ran        bool   // false: skipped, the stored topics were already current
 	epoch      uint64 // topicsEpoch of the broker name afterwards
+	body       uint64 // the BodyFingerprint applied
 	withDelete bool   // deleteTopicWithBrokerRegistration was on
 }
 
-// topicTableCurrent says whether re-applying an unchanged topic table (same
-// DataVersion, not a first registration) would change nothing: the entry's
-// last registration applied its topics, and the set of topics holding the
+// topicTableCurrent says whether applying the topic table of r would change
+// nothing: its body is the very one the broker's last registration applied
+// (same fingerprint, same DataVersion), and the set of topics holding the
 // broker name's queue data has not changed since (no DELETE_TOPIC, no
 // unregistration cleanup, no REGISTER_TOPIC). Java re-checks every topic for
-// missing queue data; this check gives the same answer in O(1), which is what
-// makes a periodic re-registration of a 10,000-topic broker cheap.
-func (m *Manager) topicTableCurrent(prev *liveBroker, brokerName string, cfg Config) bool {
-	return prev != nil && prev.appliedTopics && prev.appliedEpoch == m.topicsEpoch[brokerName] &&
+// missing queue data; this gives the same answer in O(1), which is what makes
+// a periodic re-registration of a 10,000-topic broker cheap. A body that
+// differs with the same DataVersion (split registration) is never skipped.
+func (m *Manager) topicTableCurrent(prev *liveBroker, r *registration, cfg Config) bool {
+	return r.req.BodyFingerprint != 0 && prev != nil && prev.appliedTopics &&
+		prev.appliedBody == r.req.BodyFingerprint && prev.dataVersion == r.dv &&
+		prev.appliedEpoch == m.topicsEpoch[r.req.BrokerName] &&
 		(prev.appliedWithDelete || !cfg.DeleteTopicWithBrokerRegistration)
 }
 
@@ -35,7 +39,7 @@ func (m *Manager) canSkipTopicTable(s *snapshot, r *registration) bool {
 	}
 	smallestID, _ := minKey(group.data.BrokerAddrs)
 	appliesTopics := req.BrokerID == MasterID || (req.EnableActingMaster != nil && req.BrokerID == smallestID)
-	return !appliesTopics || m.topicTableCurrent(prev, req.BrokerName, s.cfg)
+	return !appliesTopics || m.topicTableCurrent(prev, r, s.cfg)
 }
 
 // applyTopicTable is step 11 of 4.3 for a master or prime slave: optional
@@ -47,7 +51,7 @@ func (m *Manager) applyTopicTable(t *txn, r *registration, prev *liveBroker, fir
 	brokerName := r.req.BrokerName
 	cfg := t.view().cfg
 	versionChanged := prev == nil || prev.dataVersion != r.dv
-	if r.wrapper == nil || (!first && !versionChanged && m.topicTableCurrent(prev, brokerName, cfg)) {
+	if r.wrapper == nil || (!first && m.topicTableCurrent(prev, r, cfg)) {
 		return &topicsApplied{}
 	}
 	table := r.wrapper.TopicConfigTable
@@ -85,5 +89,6 @@ func (m *Manager) applyTopicTable(t *txn, r *registration, prev *liveBroker, fir
 			t.setMapping(topic, info)
 		}
 	}
-	return &topicsApplied{ran: true, epoch: m.topicsEpoch[brokerName], withDelete: cfg.DeleteTopicWithBrokerRegistration}
+	return &topicsApplied{ran: true, epoch: m.topicsEpoch[brokerName], body: r.req.BodyFingerprint,
+		withDelete: cfg.DeleteTopicWithBrokerRegistration}
 }

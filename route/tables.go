@@ -29,11 +29,13 @@ type liveBroker struct {
 	haServerAddr     string
 	brokerName       string // name it registered under, to find its group when it goes
 	generation       uint64 // fence for stale unregister requests (apache/rocketmq#11043)
+	bodyFingerprint  uint64 // RegisterBrokerRequest.BodyFingerprint of its last registration
 
 	// writer-only:
 	retired           bool   // replaced or removed: its expiry slot is stale
 	appliedTopics     bool   // its last registration applied its topic table
 	appliedEpoch      uint64 // topicsEpoch of brokerName right after that
+	appliedBody       uint64 // the BodyFingerprint then
 	appliedWithDelete bool   // deleteTopicWithBrokerRegistration was on then
 }
 
