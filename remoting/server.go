@@ -174,14 +174,7 @@ func (s *Server) Shutdown(ctx context.Context) error {
 	}
 	s.pool.closeIntake()
 	drainErr := s.pool.waitPending(ctx)
-	stopErr := s.engine.Stop(ctx)
-	if stopErr == nil {
-		select {
-		case <-s.runDone:
-		case <-ctx.Done():
-			stopErr = ctx.Err()
-		}
-	}
+	stopErr := s.stopEngine(ctx)
 	workersErr := s.pool.stop(ctx)
 	s.state.Store(stateStopped)
 	if err := errors.Join(drainErr, stopErr, workersErr); err != nil {
@@ -189,6 +182,32 @@ func (s *Server) Shutdown(ctx context.Context) error {
 	}
 	s.log.WithField("addr", s.addr).Info("remoting server stopped")
 	return nil
+}
+
+// stopEngine asks gnet to stop and returns when gnet.Run has returned.
+// Engine.Stop polls every 500 ms; waiting for Run instead ends as soon as
+// the loops are down, then the Stop call is released.
+func (s *Server) stopEngine(ctx context.Context) error {
+	stopCtx, cancelStop := context.WithCancel(ctx)
+	defer cancelStop()
+	stopResult := make(chan error, 1)
+	go func() { stopResult <- s.engine.Stop(stopCtx) }()
+	select {
+	case <-s.runDone:
+		cancelStop()
+		<-stopResult
+		return nil
+	case err := <-stopResult:
+		if err != nil {
+			return err
+		}
+		select {
+		case <-s.runDone:
+			return nil
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+	}
 }
 
 // Send pushes a command (for example a one-way request) to a peer.
