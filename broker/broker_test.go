@@ -20,8 +20,8 @@ type fakeNameServer struct {
 
 	mu         sync.Mutex
 	registered map[string]*route.RegisterBrokerBody // by brokerAddr
-	masters    map[string]string                   // brokerName -> master address
-	unregister []string                            // brokerAddr of UNREGISTER_BROKER
+	masters    map[string]string                    // brokerName -> master address
+	unregister []string                             // brokerAddr of UNREGISTER_BROKER
 }
 
 func startFakeNameServer(t *testing.T) *fakeNameServer {

@@ -48,3 +48,20 @@ func TestApplyRejectsBadValues(t *testing.T) {
 		t.Fatalf("Validate with empty brokerName: %v", err)
 	}
 }
+
+func TestPropertiesRoundTrip(t *testing.T) {
+	cfg := DefaultConfig()
+	cfg.BrokerName = "round-trip"
+	cfg.RegisterNameServerPeriod = 1234 * time.Millisecond
+	var back Config
+	if err := back.Apply(cfg.Properties()); err != nil {
+		t.Fatal(err)
+	}
+	if back != cfg {
+		t.Fatalf("Apply(Properties()) = %+v, want %+v", back, cfg)
+	}
+	lines := ConfigLines(cfg)
+	if len(lines) != len(cfg.Properties()) || lines[0] != "allowShortRegisterPeriod=false" {
+		t.Fatalf("ConfigLines = %v", lines)
+	}
+}

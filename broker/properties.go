@@ -4,7 +4,9 @@ import (
 	"bufio"
 	"fmt"
 	"io"
+	"maps"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -75,15 +77,6 @@ func (c *Config) Apply(props map[string]string) error {
 	return nil
 }
 
-// KnownKeys lists the keys Apply understands, for help output.
-func (c *Config) KnownKeys() []string {
-	keys := make([]string, 0, len(c.setters()))
-	for key := range c.setters() {
-		keys = append(keys, key)
-	}
-	return keys
-}
-
 func (c *Config) setters() map[string]func(string) error {
 	str := func(dst *string) func(string) error {
 		return func(v string) error { *dst = v; return nil }
@@ -151,4 +144,52 @@ func (c *Config) setters() map[string]func(string) error {
 		"slaveSyncPeriod":              millis(&c.SlaveSyncPeriod),
 		"allowShortRegisterPeriod":     boolean(&c.AllowShortRegisterPeriod),
 	}
+}
+
+// Properties returns the effective settings under their keys, the inverse of
+// Apply (durations in milliseconds).
+func (c *Config) Properties() map[string]string {
+	ms := func(d time.Duration) string { return strconv.FormatInt(d.Milliseconds(), 10) }
+	i32 := func(n int32) string { return strconv.FormatInt(int64(n), 10) }
+	return map[string]string{
+		"brokerClusterName":            c.BrokerClusterName,
+		"brokerName":                   c.BrokerName,
+		"brokerId":                     strconv.FormatInt(c.BrokerID, 10),
+		"namesrvAddr":                  c.NamesrvAddr,
+		"listenPort":                   strconv.Itoa(c.ListenPort),
+		"brokerIP1":                    c.BrokerIP1,
+		"brokerIP2":                    c.BrokerIP2,
+		"haListenPort":                 strconv.Itoa(c.HaListenPort),
+		"storePathRootDir":             c.StorePathRootDir,
+		"registerNameServerPeriod":     ms(c.RegisterNameServerPeriod),
+		"registerBrokerTimeoutMills":   ms(c.RegisterBrokerTimeout),
+		"forceRegister":                strconv.FormatBool(c.ForceRegister),
+		"compressedRegister":           strconv.FormatBool(c.CompressedRegister),
+		"enableSplitRegistration":      strconv.FormatBool(c.EnableSplitRegistration),
+		"splitRegistrationSize":        strconv.Itoa(c.SplitRegistrationSize),
+		"brokerPermission":             i32(c.BrokerPermission),
+		"enableSlaveActingMaster":      strconv.FormatBool(c.EnableSlaveActingMaster),
+		"brokerHeartbeatInterval":      ms(c.BrokerHeartbeatInterval),
+		"brokerNotActiveTimeoutMillis": ms(c.BrokerNotActiveTimeout),
+		"compatibleWithOldNameSrv":     strconv.FormatBool(c.CompatibleWithOldNameSrv),
+		"autoCreateTopicEnable":        strconv.FormatBool(c.AutoCreateTopicEnable),
+		"defaultTopicQueueNums":        i32(c.DefaultTopicQueueNums),
+		"clusterTopicEnable":           strconv.FormatBool(c.ClusterTopicEnable),
+		"brokerTopicEnable":            strconv.FormatBool(c.BrokerTopicEnable),
+		"traceTopicEnable":             strconv.FormatBool(c.TraceTopicEnable),
+		"msgTraceTopicName":            c.MsgTraceTopicName,
+		"reviveQueueNum":               i32(c.ReviveQueueNum),
+		"slaveSyncPeriod":              ms(c.SlaveSyncPeriod),
+		"allowShortRegisterPeriod":     strconv.FormatBool(c.AllowShortRegisterPeriod),
+	}
+}
+
+// ConfigLines returns the effective settings as sorted key=value lines.
+func ConfigLines(c Config) []string {
+	props := c.Properties()
+	lines := make([]string, 0, len(props))
+	for _, key := range slices.Sorted(maps.Keys(props)) {
+		lines = append(lines, key+"="+props[key])
+	}
+	return lines
 }
