@@ -41,4 +41,3 @@ func TestSerializeTypeString(t *testing.T) {
 		t.Fatalf("names: %s %s %s", JSON, ROCKETMQ, SerializeType(7))
 	}
 }
-

@@ -164,5 +164,10 @@ func (h *eventHandler) OnTick() (time.Duration, gnet.Action) {
 		}
 		return true
 	})
-	return min(max(s.cfg.IdleTimeout/4, minIdleScanPeriod), maxIdleScanPeriod), gnet.None
+	return idleScanPeriod(s.cfg.IdleTimeout), gnet.None
+}
+
+// idleScanPeriod is a quarter of the idle timeout within the scan bounds.
+func idleScanPeriod(idleTimeout time.Duration) time.Duration {
+	return min(max(idleTimeout/4, minIdleScanPeriod), maxIdleScanPeriod)
 }
