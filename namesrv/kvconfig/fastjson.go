@@ -59,10 +59,10 @@ func appendJSONString(dst []byte, s string) []byte {
 	return append(dst, '"')
 }
 
-// appendStringMap appends a string→string JSON object with keys sorted, so the
-// same content always gives the same bytes (Java writes hash order, which no
-// peer relies on).
-func appendStringMap(dst []byte, m map[string]string) []byte {
+// appendObject appends m as a JSON object with keys sorted, so the same
+// content always gives the same bytes (Java writes hash order, which no peer
+// relies on); appendValue writes each value.
+func appendObject[V any](dst []byte, m map[string]V, appendValue func([]byte, V) []byte) []byte {
 	dst = append(dst, '{')
 	for i, key := range sortedKeys(m) {
 		if i > 0 {
@@ -70,9 +70,14 @@ func appendStringMap(dst []byte, m map[string]string) []byte {
 		}
 		dst = appendJSONString(dst, key)
 		dst = append(dst, ':')
-		dst = appendJSONString(dst, m[key])
+		dst = appendValue(dst, m[key])
 	}
 	return append(dst, '}')
+}
+
+// appendStringMap appends a string→string JSON object, keys sorted.
+func appendStringMap(dst []byte, m map[string]string) []byte {
+	return appendObject(dst, m, appendJSONString)
 }
 
 // sortedKeys returns the keys of m in byte order.
@@ -95,14 +100,7 @@ func encodeKVTable(kv map[string]string) []byte {
 // encodeConfigFile is the Java KVConfigSerializeWrapper file content:
 // {"configTable":{"<namespace>":{...},...}} on one line.
 func encodeConfigFile(table configTable) []byte {
-	dst := append(make([]byte, 0, 64), `{"configTable":{`...)
-	for i, namespace := range sortedKeys(table) {
-		if i > 0 {
-			dst = append(dst, ',')
-		}
-		dst = appendJSONString(dst, namespace)
-		dst = append(dst, ':')
-		dst = appendStringMap(dst, table[namespace])
-	}
-	return append(dst, "}}"...)
+	dst := append(make([]byte, 0, 64), `{"configTable":`...)
+	dst = appendObject(dst, table, appendStringMap)
+	return append(dst, '}')
 }
