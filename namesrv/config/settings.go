@@ -33,9 +33,10 @@ type Settings struct {
 	version  atomic.Int64
 }
 
-// NewSettings wraps a startup configuration (from FromArgs or Default). cfg
-// is cloned; the black list is the fixed keys plus the `;`-separated items of
-// cfg.ConfigBlackList (exact, case-sensitive).
+// NewSettings wraps a startup configuration (from FromArgs or Default); log
+// receives the update values that are ignored. cfg is cloned; the black list
+// is the fixed keys plus the `;`-separated items of cfg.ConfigBlackList
+// (exact, case-sensitive), read once here as in Java.
 func NewSettings(cfg *Config, log *logrus.Entry) *Settings {
 	s := &Settings{log: log, blackList: make(map[string]struct{})}
 	for _, key := range fixedBlackList {
