@@ -1,0 +1,53 @@
+package route
+
+import "testing"
+
+func TestConnectionClosedIsFencedByConnection(t *testing.T) {
+	m := NewManager(Config{})
+	b := defaultMaster()
+	registerNormal(t, m, b, "T")
+	oldConn := b.conn
+	b.conn = 42 // reconnected and registered again before the close event
+	registerNormal(t, m, b, "T")
+	if removed := m.ConnectionClosed(oldConn); removed != nil {
+		t.Fatalf("old connection's close removed %+v", removed)
+	}
+	removed := m.ConnectionClosed(42)
+	if len(removed) != 1 || removed[0].BrokerName != b.name || removed[0].BrokerID != 0 || removed[0].Conn != 42 {
+		t.Fatalf("removed = %+v", removed)
+	}
+	if routeOf(m, "T") != nil {
+		t.Fatal("route left")
+	}
+}
+
+func TestConnectionClosedRemovesEveryBrokerOfTheConnection(t *testing.T) {
+	m := NewManager(Config{})
+	a := defaultMaster()
+	b := defaultMaster()
+	b.cluster = "Other_Cluster" // same address, second live entry, same connection
+	registerNormal(t, m, a, "T")
+	registerNormal(t, m, b, "T")
+	if removed := m.ConnectionClosed(a.conn); len(removed) != 2 {
+		t.Fatalf("removed = %+v, want both live entries", removed)
+	}
+	if _, stored := m.QueryDataVersion(b.cluster, b.addr, nil, testNow); stored != nil {
+		t.Fatal("second live entry left")
+	}
+}
+
+func TestConnectionClosedWithoutGroupStillDropsTheLiveEntry(t *testing.T) {
+	m := NewManager(Config{})
+	b := defaultMaster()
+	registerNormal(t, m, b, "T")
+	// the group goes by an unregistration that names it under another address
+	m.UnregisterBrokers([]UnregisterRequest{{ClusterName: "x", BrokerAddr: b.addr, BrokerName: b.name,
+		Generation: UnfencedGeneration}})
+	removed := m.ConnectionClosed(b.conn)
+	if len(removed) != 1 || removed[0].BrokerName != "" {
+		t.Fatalf("removed = %+v, want the live entry without group", removed)
+	}
+	if m.Generation(b.cluster, b.addr) != 0 {
+		t.Fatal("live entry left")
+	}
+}
