@@ -35,59 +35,26 @@ func EncodeClusterInfo(dst []byte, c *ClusterInfo) []byte {
 func DecodeClusterInfo(b []byte) (*ClusterInfo, error) {
 	c := &ClusterInfo{}
 	err := decodeJSONBody(b, "cluster info", func(r *jsonReader) error {
-		if err := r.enterObject(); err != nil {
-			return err
-		}
-		for first := true; ; first = false {
-			key, more, err := r.nextMember(first)
-			if err != nil || !more {
-				return err
-			}
+		return r.readObject(func(key []byte) (err error) {
 			switch string(key) {
 			case "brokerAddrTable":
-				c.BrokerAddrTable, err = readBrokerAddrTable(r)
+				c.BrokerAddrTable, err = readNamedTable(r, func(name string) (BrokerData, error) {
+					group, err := readBrokerData(r)
+					if err != nil {
+						return group, fmt.Errorf("broker %s: %w", name, err)
+					}
+					return group, nil
+				})
 			case "clusterAddrTable":
-				c.ClusterAddrTable, err = readClusterAddrTable(r)
+				c.ClusterAddrTable, err = readStringListTable(r)
 			default:
 				err = r.skipValue()
 			}
-			if err != nil {
-				return err
-			}
-		}
+			return err
+		})
 	})
 	if err != nil {
 		return nil, err
 	}
 	return c, nil
-}
-
-func readBrokerAddrTable(r *jsonReader) (map[string]BrokerData, error) {
-	if r.consumeNull() {
-		return nil, nil
-	}
-	if err := r.enterObject(); err != nil {
-		return nil, err
-	}
-	table := map[string]BrokerData{}
-	for first := true; ; first = false {
-		key, more, err := r.nextMember(first)
-		if err != nil {
-			return nil, err
-		}
-		if !more {
-			return table, nil
-		}
-		name := string(key)
-		group, err := readBrokerData(r)
-		if err != nil {
-			return nil, fmt.Errorf("broker %s: %w", name, err)
-		}
-		table[name] = group
-	}
-}
-
-func readClusterAddrTable(r *jsonReader) (map[string][]string, error) {
-	// Same shape as the filter-server table: name -> list of strings.
-	return readFilterServerTable(r)
 }

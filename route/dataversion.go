@@ -33,17 +33,7 @@ func DecodeDataVersion(b []byte) (DataVersion, error) {
 
 func readDataVersion(r *jsonReader) (DataVersion, error) {
 	var v DataVersion
-	if r.consumeNull() {
-		return v, nil
-	}
-	if err := r.enterObject(); err != nil {
-		return v, err
-	}
-	for first := true; ; first = false {
-		key, more, err := r.nextMember(first)
-		if err != nil || !more {
-			return v, err
-		}
+	err := r.readObject(func(key []byte) (err error) {
 		switch string(key) {
 		case "counter":
 			v.Counter, err = r.readInt64()
@@ -54,8 +44,7 @@ func readDataVersion(r *jsonReader) (DataVersion, error) {
 		default:
 			err = r.skipValue()
 		}
-		if err != nil {
-			return v, err
-		}
-	}
+		return err
+	})
+	return v, err
 }

@@ -16,55 +16,29 @@ func EncodeGetBrokerMemberGroupResponseBody(dst []byte, body *GetBrokerMemberGro
 // (for the CLI and tests).
 func DecodeGetBrokerMemberGroupResponseBody(b []byte) (*GetBrokerMemberGroupResponseBody, error) {
 	body := &GetBrokerMemberGroupResponseBody{}
+	g := &body.BrokerMemberGroup
 	err := decodeJSONBody(b, "broker member group", func(r *jsonReader) error {
-		if err := r.enterObject(); err != nil {
-			return err
-		}
-		for first := true; ; first = false {
-			key, more, err := r.nextMember(first)
-			if err != nil || !more {
+		return r.readObject(func(key []byte) (err error) {
+			if string(key) != "brokerMemberGroup" {
+				return r.skipValue()
+			}
+			return r.readObject(func(key []byte) (err error) {
+				switch string(key) {
+				case "brokerAddrs":
+					g.BrokerAddrs, err = readBrokerAddrs(r)
+				case "brokerName":
+					g.BrokerName, err = r.readString()
+				case "cluster":
+					g.Cluster, err = r.readString()
+				default:
+					err = r.skipValue()
+				}
 				return err
-			}
-			if string(key) == "brokerMemberGroup" {
-				err = readBrokerMemberGroup(r, &body.BrokerMemberGroup)
-			} else {
-				err = r.skipValue()
-			}
-			if err != nil {
-				return err
-			}
-		}
+			})
+		})
 	})
 	if err != nil {
 		return nil, err
 	}
 	return body, nil
-}
-
-func readBrokerMemberGroup(r *jsonReader, g *BrokerMemberGroup) error {
-	if r.consumeNull() {
-		return nil
-	}
-	if err := r.enterObject(); err != nil {
-		return err
-	}
-	for first := true; ; first = false {
-		key, more, err := r.nextMember(first)
-		if err != nil || !more {
-			return err
-		}
-		switch string(key) {
-		case "brokerAddrs":
-			g.BrokerAddrs, err = readBrokerAddrs(r)
-		case "brokerName":
-			g.BrokerName, err = r.readString()
-		case "cluster":
-			g.Cluster, err = r.readString()
-		default:
-			err = r.skipValue()
-		}
-		if err != nil {
-			return err
-		}
-	}
 }

@@ -1,6 +1,7 @@
 package route
 
 import (
+	"bytes"
 	"fmt"
 	"unicode/utf16"
 	"unicode/utf8"
@@ -166,18 +167,22 @@ func (r *jsonReader) readStringBytes() ([]byte, error) {
 	quote := r.data[r.pos]
 	r.pos++
 	start := r.pos
-	for r.pos < len(r.data) {
-		switch r.data[r.pos] {
-		case quote:
-			s := r.data[start:r.pos]
-			r.pos++
-			return s, nil
-		case '\\':
-			return r.readEscapedString(start, quote)
-		}
-		r.pos++
+	// Most strings have no escapes: find the closing quote with the
+	// vectorised IndexByte and return the bytes in place.
+	end := bytes.IndexByte(r.data[start:], quote)
+	if end < 0 {
+		end = len(r.data) - start // no closing quote: only escapes can save it
 	}
-	return nil, r.syntaxError("unterminated string")
+	if backslash := bytes.IndexByte(r.data[start:start+end], '\\'); backslash >= 0 {
+		r.pos = start + backslash
+		return r.readEscapedString(start, quote)
+	}
+	if start+end == len(r.data) {
+		r.pos = len(r.data)
+		return nil, r.syntaxError("unterminated string")
+	}
+	r.pos = start + end + 1
+	return r.data[start : start+end], nil
 }
 
 // readEscapedString continues readStringBytes at the first backslash,
@@ -445,27 +450,16 @@ func (r *jsonReader) skipString() (int, error) {
 
 // readStringArray reads an array of strings; null reads as nil.
 func (r *jsonReader) readStringArray() ([]string, error) {
-	if r.consumeNull() {
-		return nil, nil
-	}
-	if err := r.enterArray(); err != nil {
+	values := []string{}
+	isNull, err := r.readArray(func() error {
+		v, err := r.readString()
+		values = append(values, v)
+		return err
+	})
+	if err != nil || isNull {
 		return nil, err
 	}
-	values := []string{}
-	for first := true; ; first = false {
-		more, err := r.nextElement(first)
-		if err != nil {
-			return nil, err
-		}
-		if !more {
-			return values, nil
-		}
-		v, err := r.readString()
-		if err != nil {
-			return nil, err
-		}
-		values = append(values, v)
-	}
+	return values, nil
 }
 
 // readStringMap reads a string -> string object; null reads as nil.
@@ -473,25 +467,17 @@ func (r *jsonReader) readStringMap() (map[string]string, error) {
 	if r.consumeNull() {
 		return nil, nil
 	}
-	if err := r.enterObject(); err != nil {
+	m := map[string]string{}
+	err := r.readObject(func(key []byte) error {
+		k := string(key) // before the value reuses the scratch buffer
+		v, err := r.readString()
+		m[k] = v
+		return err
+	})
+	if err != nil {
 		return nil, err
 	}
-	m := map[string]string{}
-	for first := true; ; first = false {
-		key, more, err := r.nextMember(first)
-		if err != nil {
-			return nil, err
-		}
-		if !more {
-			return m, nil
-		}
-		k := string(key)
-		v, err := r.readString()
-		if err != nil {
-			return nil, err
-		}
-		m[k] = v
-	}
+	return m, nil
 }
 
 // decodeJSONBody runs decode on a reader over b and checks nothing follows.
@@ -504,4 +490,64 @@ func decodeJSONBody(b []byte, what string, decode func(r *jsonReader) error) err
 		return fmt.Errorf("decode %s: %w", what, err)
 	}
 	return nil
+}
+
+// readObject calls member for each member of the object that comes next,
+// with the reader positioned at the member's value, which member must
+// consume. null reads as an object without members.
+func (r *jsonReader) readObject(member func(key []byte) error) error {
+	if r.consumeNull() {
+		return nil
+	}
+	if err := r.enterObject(); err != nil {
+		return err
+	}
+	for first := true; ; first = false {
+		key, more, err := r.nextMember(first)
+		if err != nil || !more {
+			return err
+		}
+		if err := member(key); err != nil {
+			return err
+		}
+	}
+}
+
+// readArray calls element for each element of the array that comes next.
+// null reads as an empty array; isNull tells the two apart.
+func (r *jsonReader) readArray(element func() error) (isNull bool, err error) {
+	if r.consumeNull() {
+		return true, nil
+	}
+	if err := r.enterArray(); err != nil {
+		return false, err
+	}
+	for first := true; ; first = false {
+		more, err := r.nextElement(first)
+		if err != nil || !more {
+			return false, err
+		}
+		if err := element(); err != nil {
+			return false, err
+		}
+	}
+}
+
+// readNamedTable reads an object of name -> value, reading each value with
+// readValue; null reads as nil.
+func readNamedTable[V any](r *jsonReader, readValue func(name string) (V, error)) (map[string]V, error) {
+	if r.consumeNull() {
+		return nil, nil
+	}
+	table := map[string]V{}
+	err := r.readObject(func(key []byte) error {
+		name := string(key) // before the value reuses the scratch buffer
+		value, err := readValue(name)
+		table[name] = value
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	return table, nil
 }

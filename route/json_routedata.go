@@ -94,65 +94,45 @@ func DecodeTopicRouteData(b []byte) (*TopicRouteData, error) {
 }
 
 func readTopicRouteData(r *jsonReader, d *TopicRouteData) error {
-	if err := r.enterObject(); err != nil {
-		return err
-	}
-	for first := true; ; first = false {
-		key, more, err := r.nextMember(first)
-		if err != nil || !more {
-			return err
-		}
+	return r.readObject(func(key []byte) (err error) {
 		switch string(key) {
 		case "brokerDatas":
-			d.BrokerDatas, err = readBrokerDatas(r)
+			d.BrokerDatas, err = readList(r, "broker data", readBrokerData)
 		case "filterServerTable":
-			d.FilterServerTable, err = readFilterServerTable(r)
+			d.FilterServerTable, err = readStringListTable(r)
 		case "orderTopicConf":
 			d.OrderTopicConf, err = r.readString()
 		case "queueDatas":
-			d.QueueDatas, err = readQueueDatas(r)
+			d.QueueDatas, err = readList(r, "queue data", readQueueData)
 		case "topicQueueMappingByBroker":
 			d.TopicQueueMappingByBroker, err = readMappingTable(r)
 		default:
 			err = r.skipValue()
 		}
-		if err != nil {
-			return err
-		}
-	}
+		return err
+	})
 }
 
-func readBrokerDatas(r *jsonReader) ([]BrokerData, error) {
-	if r.consumeNull() {
-		return nil, nil
-	}
-	if err := r.enterArray(); err != nil {
+// readList reads an array of objects with readElement; null reads as nil.
+func readList[T any](r *jsonReader, what string, readElement func(*jsonReader) (T, error)) ([]T, error) {
+	list := []T{}
+	isNull, err := r.readArray(func() error {
+		v, err := readElement(r)
+		if err != nil {
+			return fmt.Errorf("%s %d: %w", what, len(list), err)
+		}
+		list = append(list, v)
+		return nil
+	})
+	if err != nil || isNull {
 		return nil, err
 	}
-	list := []BrokerData{}
-	for first := true; ; first = false {
-		more, err := r.nextElement(first)
-		if err != nil || !more {
-			return list, err
-		}
-		b, err := readBrokerData(r)
-		if err != nil {
-			return nil, fmt.Errorf("broker data %d: %w", len(list), err)
-		}
-		list = append(list, b)
-	}
+	return list, nil
 }
 
 func readBrokerData(r *jsonReader) (BrokerData, error) {
 	var b BrokerData
-	if err := r.enterObject(); err != nil {
-		return b, err
-	}
-	for first := true; ; first = false {
-		key, more, err := r.nextMember(first)
-		if err != nil || !more {
-			return b, err
-		}
+	err := r.readObject(func(key []byte) (err error) {
 		switch string(key) {
 		case "brokerAddrs":
 			b.BrokerAddrs, err = readBrokerAddrs(r)
@@ -167,10 +147,9 @@ func readBrokerData(r *jsonReader) (BrokerData, error) {
 		default:
 			err = r.skipValue()
 		}
-		if err != nil {
-			return b, err
-		}
-	}
+		return err
+	})
+	return b, err
 }
 
 // readBrokerAddrs reads broker id -> address with bare or quoted id keys.
@@ -178,61 +157,25 @@ func readBrokerAddrs(r *jsonReader) (map[int64]string, error) {
 	if r.consumeNull() {
 		return nil, nil
 	}
-	if err := r.enterObject(); err != nil {
-		return nil, err
-	}
 	addrs := map[int64]string{}
-	for first := true; ; first = false {
-		key, more, err := r.nextMember(first)
-		if err != nil {
-			return nil, err
-		}
-		if !more {
-			return addrs, nil
-		}
+	err := r.readObject(func(key []byte) error {
 		id, ok := parseInt64(key)
 		if !ok {
-			return nil, r.typeError(fmt.Sprintf("broker id key %q", truncateForError(key)))
+			return r.typeError(fmt.Sprintf("broker id key %q", truncateForError(key)))
 		}
 		addr, err := r.readString()
-		if err != nil {
-			return nil, err
-		}
 		addrs[id] = addr
-	}
-}
-
-func readQueueDatas(r *jsonReader) ([]QueueData, error) {
-	if r.consumeNull() {
-		return nil, nil
-	}
-	if err := r.enterArray(); err != nil {
+		return err
+	})
+	if err != nil {
 		return nil, err
 	}
-	list := []QueueData{}
-	for first := true; ; first = false {
-		more, err := r.nextElement(first)
-		if err != nil || !more {
-			return list, err
-		}
-		q, err := readQueueData(r)
-		if err != nil {
-			return nil, fmt.Errorf("queue data %d: %w", len(list), err)
-		}
-		list = append(list, q)
-	}
+	return addrs, nil
 }
 
 func readQueueData(r *jsonReader) (QueueData, error) {
 	var q QueueData
-	if err := r.enterObject(); err != nil {
-		return q, err
-	}
-	for first := true; ; first = false {
-		key, more, err := r.nextMember(first)
-		if err != nil || !more {
-			return q, err
-		}
+	err := r.readObject(func(key []byte) (err error) {
 		switch string(key) {
 		case "brokerName":
 			q.BrokerName, err = r.readString()
@@ -247,34 +190,13 @@ func readQueueData(r *jsonReader) (QueueData, error) {
 		default:
 			err = r.skipValue()
 		}
-		if err != nil {
-			return q, err
-		}
-	}
+		return err
+	})
+	return q, err
 }
 
-// readFilterServerTable reads broker address -> filter server list.
-func readFilterServerTable(r *jsonReader) (map[string][]string, error) {
-	if r.consumeNull() {
-		return nil, nil
-	}
-	if err := r.enterObject(); err != nil {
-		return nil, err
-	}
-	table := map[string][]string{}
-	for first := true; ; first = false {
-		key, more, err := r.nextMember(first)
-		if err != nil {
-			return nil, err
-		}
-		if !more {
-			return table, nil
-		}
-		addr := string(key)
-		servers, err := r.readStringArray()
-		if err != nil {
-			return nil, err
-		}
-		table[addr] = servers
-	}
+// readStringListTable reads name -> list of strings (filter servers by
+// broker address, broker names by cluster).
+func readStringListTable(r *jsonReader) (map[string][]string, error) {
+	return readNamedTable(r, func(string) ([]string, error) { return r.readStringArray() })
 }

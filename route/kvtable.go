@@ -12,23 +12,14 @@ func EncodeKVTable(dst []byte, t *KVTable) []byte {
 func DecodeKVTable(b []byte) (*KVTable, error) {
 	t := &KVTable{}
 	err := decodeJSONBody(b, "kv table", func(r *jsonReader) error {
-		if err := r.enterObject(); err != nil {
-			return err
-		}
-		for first := true; ; first = false {
-			key, more, err := r.nextMember(first)
-			if err != nil || !more {
-				return err
-			}
+		return r.readObject(func(key []byte) (err error) {
 			if string(key) == "table" {
 				t.Table, err = r.readStringMap()
 			} else {
 				err = r.skipValue()
 			}
-			if err != nil {
-				return err
-			}
-		}
+			return err
+		})
 	})
 	if err != nil {
 		return nil, err

@@ -79,14 +79,7 @@ func DecodeTopicQueueMappingInfo(b []byte) (*TopicQueueMappingInfo, error) {
 
 func readMappingInfo(r *jsonReader) (TopicQueueMappingInfo, error) {
 	info := TopicQueueMappingInfo{Scope: DefaultMappingScope}
-	if err := r.enterObject(); err != nil {
-		return info, err
-	}
-	for first := true; ; first = false {
-		key, more, err := r.nextMember(first)
-		if err != nil || !more {
-			return info, err
-		}
+	err := r.readObject(func(key []byte) (err error) {
 		switch string(key) {
 		case "bname":
 			info.Bname, err = r.readString()
@@ -105,10 +98,9 @@ func readMappingInfo(r *jsonReader) (TopicQueueMappingInfo, error) {
 		default:
 			err = r.skipValue()
 		}
-		if err != nil {
-			return info, fmt.Errorf("field %s: %w", key, err)
-		}
-	}
+		return err
+	})
+	return info, err
 }
 
 // readCurrIDMap reads an integer -> integer object whose keys may be bare.
@@ -116,52 +108,29 @@ func readCurrIDMap(r *jsonReader) (map[int32]int32, error) {
 	if r.consumeNull() {
 		return nil, nil
 	}
-	if err := r.enterObject(); err != nil {
-		return nil, err
-	}
 	ids := map[int32]int32{}
-	for first := true; ; first = false {
-		key, more, err := r.nextMember(first)
-		if err != nil {
-			return nil, err
-		}
-		if !more {
-			return ids, nil
-		}
+	err := r.readObject(func(key []byte) error {
 		logical, ok := parseInt64(key)
 		if !ok || logical != int64(int32(logical)) {
-			return nil, r.typeError(fmt.Sprintf("queue id key %q", truncateForError(key)))
+			return r.typeError(fmt.Sprintf("queue id key %q", truncateForError(key)))
 		}
 		physical, err := r.readInt32()
-		if err != nil {
-			return nil, err
-		}
 		ids[int32(logical)] = physical
+		return err
+	})
+	if err != nil {
+		return nil, err
 	}
+	return ids, nil
 }
 
 // readMappingTable reads a name -> mapping object; null reads as nil.
 func readMappingTable(r *jsonReader) (map[string]TopicQueueMappingInfo, error) {
-	if r.consumeNull() {
-		return nil, nil
-	}
-	if err := r.enterObject(); err != nil {
-		return nil, err
-	}
-	table := map[string]TopicQueueMappingInfo{}
-	for first := true; ; first = false {
-		key, more, err := r.nextMember(first)
-		if err != nil {
-			return nil, err
-		}
-		if !more {
-			return table, nil
-		}
-		name := string(key)
+	return readNamedTable(r, func(name string) (TopicQueueMappingInfo, error) {
 		info, err := readMappingInfo(r)
 		if err != nil {
-			return nil, fmt.Errorf("mapping %s: %w", name, err)
+			return info, fmt.Errorf("mapping %s: %w", name, err)
 		}
-		table[name] = info
-	}
+		return info, nil
+	})
 }

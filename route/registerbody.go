@@ -28,14 +28,7 @@ func DecodeRegisterBrokerBody(b []byte) (*RegisterBrokerBody, error) {
 	body := &RegisterBrokerBody{}
 	body.TopicConfigSerializeWrapper.TopicConfigTable = map[string]TopicConfig{}
 	err := decodeJSONBody(b, "register broker body", func(r *jsonReader) error {
-		if err := r.enterObject(); err != nil {
-			return err
-		}
-		for first := true; ; first = false {
-			key, more, err := r.nextMember(first)
-			if err != nil || !more {
-				return err
-			}
+		return r.readObject(func(key []byte) (err error) {
 			switch string(key) {
 			case "filterServerList":
 				body.FilterServerList, err = r.readStringArray()
@@ -44,10 +37,8 @@ func DecodeRegisterBrokerBody(b []byte) (*RegisterBrokerBody, error) {
 			default:
 				err = r.skipValue()
 			}
-			if err != nil {
-				return err
-			}
-		}
+			return err
+		})
 	})
 	if err != nil {
 		return nil, err

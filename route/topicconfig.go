@@ -84,17 +84,7 @@ func readTopicConfigWrapper(r *jsonReader, w *TopicConfigSerializeWrapper) error
 	if w.TopicConfigTable == nil {
 		w.TopicConfigTable = map[string]TopicConfig{}
 	}
-	if r.consumeNull() {
-		return nil
-	}
-	if err := r.enterObject(); err != nil {
-		return err
-	}
-	for first := true; ; first = false {
-		key, more, err := r.nextMember(first)
-		if err != nil || !more {
-			return err
-		}
+	err := r.readObject(func(key []byte) (err error) {
 		switch string(key) {
 		case "dataVersion":
 			w.DataVersion, err = readDataVersion(r)
@@ -105,32 +95,25 @@ func readTopicConfigWrapper(r *jsonReader, w *TopicConfigSerializeWrapper) error
 		default:
 			err = r.skipValue()
 		}
-		if err != nil {
-			return fmt.Errorf("topicConfigSerializeWrapper: %w", err)
-		}
+		return err
+	})
+	if err != nil {
+		return fmt.Errorf("topicConfigSerializeWrapper: %w", err)
 	}
+	return nil
 }
 
 // readTopicConfigTable fills table from a topic -> TopicConfig object.
 func readTopicConfigTable(r *jsonReader, table map[string]TopicConfig) error {
-	if r.consumeNull() {
-		return nil
-	}
-	if err := r.enterObject(); err != nil {
-		return err
-	}
-	for first := true; ; first = false {
-		key, more, err := r.nextMember(first)
-		if err != nil || !more {
-			return err
-		}
+	return r.readObject(func(key []byte) error {
 		name := string(key)
 		tc, err := readTopicConfig(r, name)
 		if err != nil {
 			return fmt.Errorf("topic %q: %w", name, err)
 		}
 		table[name] = tc
-	}
+		return nil
+	})
 }
 
 // readTopicConfig reads one TopicConfig with the Java defaults for missing
@@ -139,14 +122,7 @@ func readTopicConfigTable(r *jsonReader, table map[string]TopicConfig) error {
 // stay nil (nil means empty throughout this package).
 func readTopicConfig(r *jsonReader, mapKey string) (TopicConfig, error) {
 	tc := NewTopicConfig("")
-	if err := r.enterObject(); err != nil {
-		return tc, err
-	}
-	for first := true; ; first = false {
-		key, more, err := r.nextMember(first)
-		if err != nil || !more {
-			return tc, err
-		}
+	err := r.readObject(func(key []byte) (err error) {
 		switch string(key) {
 		case "attributes":
 			tc.Attributes, err = r.readStringMap()
@@ -170,10 +146,9 @@ func readTopicConfig(r *jsonReader, mapKey string) (TopicConfig, error) {
 		default:
 			err = r.skipValue()
 		}
-		if err != nil {
-			return tc, err
-		}
-	}
+		return err
+	})
+	return tc, err
 }
 
 // readSharedString reads a string value, returning known itself when equal

@@ -18,14 +18,7 @@ func EncodeTopicList(dst []byte, l *TopicList) []byte {
 func DecodeTopicList(b []byte) (*TopicList, error) {
 	l := &TopicList{}
 	err := decodeJSONBody(b, "topic list", func(r *jsonReader) error {
-		if err := r.enterObject(); err != nil {
-			return err
-		}
-		for first := true; ; first = false {
-			key, more, err := r.nextMember(first)
-			if err != nil || !more {
-				return err
-			}
+		return r.readObject(func(key []byte) (err error) {
 			switch string(key) {
 			case "brokerAddr":
 				l.BrokerAddr, err = r.readString()
@@ -34,10 +27,8 @@ func DecodeTopicList(b []byte) (*TopicList, error) {
 			default:
 				err = r.skipValue()
 			}
-			if err != nil {
-				return err
-			}
-		}
+			return err
+		})
 	})
 	if err != nil {
 		return nil, err
