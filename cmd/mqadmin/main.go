@@ -1,0 +1,81 @@
+// Command mqadmin is the RocketMQ operator tool for routes: the Java mqadmin
+// commands that touch NameServers and topic configs, with the same names,
+// options and output (updateTopic, deleteTopic, topicList, topicRoute,
+// topicClusterList, clusterList, wipeWritePerm, addWritePerm, updateKvConfig,
+// deleteKvConfig, getNamesrvConfig, updateNamesrvConfig, updateOrderConf),
+// plus -json on the read commands for scripts.
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"time"
+)
+
+func main() {
+	os.Exit(run(os.Args[1:], os.Getenv("NAMESRV_ADDR"), os.Stdout, os.Stderr))
+}
+
+// run executes one mqadmin invocation and returns the exit status.
+func run(args []string, envNamesrv string, stdout, stderr io.Writer) int {
+	if len(args) == 0 {
+		printCommandList(stdout)
+		return 0
+	}
+	if args[0] == "help" {
+		if len(args) < 2 {
+			printCommandList(stdout)
+			return 0
+		}
+		cmd, ok := findCommand(args[1])
+		if !ok {
+			fmt.Fprintf(stderr, "The sub command %s not exist.\n", args[1])
+			return 1
+		}
+		fmt.Fprint(stdout, usage(cmd.name, cmd.allOptions()))
+		return 0
+	}
+	cmd, ok := findCommand(args[0])
+	if !ok {
+		fmt.Fprintf(stderr, "The sub command %s not exist.\n", args[0])
+		printCommandList(stderr)
+		return 1
+	}
+	parsed, err := parseArgs(args[1:], cmd.allOptions())
+	if err != nil {
+		fmt.Fprintln(stderr, err)
+		fmt.Fprint(stderr, usage(cmd.name, cmd.allOptions()))
+		return 1
+	}
+	if parsed.has("h") {
+		fmt.Fprint(stdout, usage(cmd.name, cmd.allOptions()))
+		return 0
+	}
+	nameServers := envNamesrv
+	if parsed.has("n") {
+		nameServers = parsed.get("n")
+	}
+	client := newAdminClient(splitNameServers(nameServers))
+	defer client.close()
+	e := &env{args: parsed, client: client, out: stdout, json: parsed.has("json"), now: time.Now()}
+	if err := cmd.run(e); err != nil {
+		if errors.Is(err, errUsage) {
+			fmt.Fprint(stdout, usage(cmd.name, cmd.allOptions()))
+			return 1
+		}
+		fmt.Fprintf(stderr, "%s command failed: %v\n", cmd.className, err)
+		return 1
+	}
+	return 0
+}
+
+// printCommandList is what `mqadmin` alone prints.
+func printCommandList(w io.Writer) {
+	fmt.Fprintln(w, "The most commonly used mqadmin commands are:")
+	for _, cmd := range commands {
+		fmt.Fprintf(w, "   %-35s %s\n", cmd.name, cmd.desc)
+	}
+	fmt.Fprintln(w, "\nSee 'mqadmin help <command>' for more information on a specific command.")
+}
