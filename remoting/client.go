@@ -89,17 +89,12 @@ func (c *Client) Addr() string { return c.addr }
 // RequestTimeout when ctx has no deadline). It sets req.Opaque to a fresh
 // value, so a req must not be shared by concurrent calls.
 func (c *Client) Invoke(ctx context.Context, req *Command) (*Command, error) {
-	if _, hasDeadline := ctx.Deadline(); !hasDeadline {
-		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeout(ctx, c.cfg.RequestTimeout)
-		defer cancel()
-	}
-	session, err := c.session(ctx)
+	ctx, cancel := c.withDefaultTimeout(ctx)
+	defer cancel()
+	session, err := c.prepare(ctx, req, 0)
 	if err != nil {
 		return nil, fmt.Errorf("invoke %s on %s: %w", RequestCodeName(req.Code), c.addr, err)
 	}
-	req.Opaque = c.nextOpaque.Add(1)
-	req.Flag &^= flagResponse | flagOneway
 	answer, err := session.call(ctx, req)
 	if err != nil {
 		return nil, fmt.Errorf("invoke %s on %s: %w", RequestCodeName(req.Code), c.addr, err)
@@ -110,22 +105,36 @@ func (c *Client) Invoke(ctx context.Context, req *Command) (*Command, error) {
 // InvokeOneway sends req with the one-way bit set and returns once it is
 // written; no answer comes.
 func (c *Client) InvokeOneway(ctx context.Context, req *Command) error {
-	if _, hasDeadline := ctx.Deadline(); !hasDeadline {
-		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeout(ctx, c.cfg.RequestTimeout)
-		defer cancel()
-	}
-	session, err := c.session(ctx)
+	ctx, cancel := c.withDefaultTimeout(ctx)
+	defer cancel()
+	session, err := c.prepare(ctx, req, flagOneway)
 	if err != nil {
 		return fmt.Errorf("oneway %s to %s: %w", RequestCodeName(req.Code), c.addr, err)
 	}
-	req.Opaque = c.nextOpaque.Add(1)
-	req.Flag &^= flagResponse
-	req.MarkOneway()
 	if err := session.write(ctx, req); err != nil {
 		return fmt.Errorf("oneway %s to %s: %w", RequestCodeName(req.Code), c.addr, err)
 	}
 	return nil
+}
+
+// withDefaultTimeout applies RequestTimeout when ctx has no deadline.
+func (c *Client) withDefaultTimeout(ctx context.Context) (context.Context, context.CancelFunc) {
+	if _, hasDeadline := ctx.Deadline(); hasDeadline {
+		return ctx, func() {}
+	}
+	return context.WithTimeout(ctx, c.cfg.RequestTimeout)
+}
+
+// prepare gets a live session and stamps req as a request with a fresh
+// opaque and the given extra flag bits.
+func (c *Client) prepare(ctx context.Context, req *Command, flags int32) (*clientSession, error) {
+	session, err := c.session(ctx)
+	if err != nil {
+		return nil, err
+	}
+	req.Opaque = c.nextOpaque.Add(1)
+	req.Flag = req.Flag&^(flagResponse|flagOneway) | flags
+	return session, nil
 }
 
 // Close closes the connection, fails pending calls with ErrClientClosed and

@@ -29,7 +29,7 @@ type jsonScanner struct {
 	pos  int
 }
 
-// errJSONSyntax is the detail wrapped into ErrBadHeader for malformed text.
+// jsonSyntaxError is the detail wrapped into ErrBadHeader for malformed text.
 type jsonSyntaxError string
 
 func (e jsonSyntaxError) Error() string { return string(e) }
@@ -54,12 +54,7 @@ func (s *jsonScanner) decodeHeaderObject(cmd *Command) error {
 // eachMember reads "key": value pairs after an opening brace up to and
 // including the closing brace, calling onMember positioned at each value.
 func (s *jsonScanner) eachMember(onMember func(key []byte) error) error {
-	s.skipSpace()
-	if s.consume('}') {
-		return nil
-	}
-	for {
-		s.skipSpace()
+	return s.eachItem('}', func() error {
 		key, err := s.readStringBytes()
 		if err != nil {
 			return err
@@ -69,17 +64,30 @@ func (s *jsonScanner) eachMember(onMember func(key []byte) error) error {
 			return jsonSyntaxError("missing ':' after object key")
 		}
 		s.skipSpace()
-		if err := onMember(key); err != nil {
+		return onMember(key)
+	})
+}
+
+// eachItem reads comma-separated items after an opening bracket up to and
+// including closer; item starts at non-space input.
+func (s *jsonScanner) eachItem(closer byte, item func() error) error {
+	s.skipSpace()
+	if s.consume(closer) {
+		return nil
+	}
+	for {
+		s.skipSpace()
+		if err := item(); err != nil {
 			return err
 		}
 		s.skipSpace()
 		if s.consume(',') {
 			continue
 		}
-		if s.consume('}') {
+		if s.consume(closer) {
 			return nil
 		}
-		return jsonSyntaxError("missing ',' or '}' in object")
+		return jsonSyntaxError("missing ',' or '" + string(closer) + "'")
 	}
 }
 
@@ -301,24 +309,10 @@ func (s *jsonScanner) skipValue(depth int) ([]byte, error) {
 }
 
 func (s *jsonScanner) skipArrayElements(depth int) error {
-	s.skipSpace()
-	if s.consume(']') {
-		return nil
-	}
-	for {
-		s.skipSpace()
-		if _, err := s.skipValue(depth + 1); err != nil {
-			return err
-		}
-		s.skipSpace()
-		if s.consume(',') {
-			continue
-		}
-		if s.consume(']') {
-			return nil
-		}
-		return jsonSyntaxError("missing ',' or ']' in array")
-	}
+	return s.eachItem(']', func() error {
+		_, err := s.skipValue(depth + 1)
+		return err
+	})
 }
 
 func (s *jsonScanner) requireLiteral(literal string) error {
