@@ -43,7 +43,9 @@ func TestConcurrentWritersAndReadersKeepInvariants(t *testing.T) {
 		return brokerInfo{cluster: fmt.Sprintf("c%d", i%2), name: fmt.Sprintf("b%d", i), addr: fmt.Sprintf("10.0.0.%d:1", i),
 			id: 0, acting: boolPtr(true), timeoutMillis: int64Ptr(30_000)}
 	}
-	topicsOf := func(i int) []string { return []string{fmt.Sprintf("T%d", i), fmt.Sprintf("T%d", (i+1)%brokers), "shared"} }
+	topicsOf := func(i int) []string {
+		return []string{fmt.Sprintf("T%d", i), fmt.Sprintf("T%d", (i+1)%brokers), "shared"}
+	}
 	var clock sync.Mutex
 	now := testNow
 	tick := func() time.Time {
