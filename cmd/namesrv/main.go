@@ -1,0 +1,80 @@
+// Command namesrv runs the NameServer: the route service RocketMQ brokers
+// register with and clients ask where a topic lives. Flags and config keys are
+// the Java ones (see README.md); SIGINT or SIGTERM stops it gracefully.
+package main
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/signal"
+	"syscall"
+	"time"
+
+	"github.com/sirupsen/logrus"
+
+	"github.com/gonamesrv/gonamesrv/namesrv"
+	"github.com/gonamesrv/gonamesrv/namesrv/config"
+)
+
+// shutdownTimeout bounds how long a graceful stop waits for requests in flight.
+const shutdownTimeout = 30 * time.Second
+
+func main() { os.Exit(run(os.Args[1:])) }
+
+func run(args []string) int {
+	cfg, printOnly, err := config.FromArgs(args, os.Stdout)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "namesrv:", err)
+		return 1
+	}
+	if printOnly {
+		return 0
+	}
+	log, err := newLogger(cfg)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "namesrv:", err)
+		return 1
+	}
+	ns, err := namesrv.New(config.NewSettings(cfg, log.WithField("component", "config")), log)
+	if err != nil {
+		log.WithError(err).Error("start name server")
+		return 1
+	}
+	signals := make(chan os.Signal, 1)
+	signal.Notify(signals, syscall.SIGINT, syscall.SIGTERM)
+	sig := <-signals
+	log.WithField("signal", sig.String()).Info("stopping name server")
+	ctx, cancel := context.WithTimeout(context.Background(), shutdownTimeout)
+	defer cancel()
+	if err := ns.Shutdown(ctx); err != nil {
+		log.WithError(err).Error("stop name server")
+		return 1
+	}
+	return 0
+}
+
+// newLogger builds the process logger: text (colour on a terminal) by default,
+// one JSON object per line with -log-format json.
+func newLogger(cfg *config.Config) (*logrus.Entry, error) {
+	logger := logrus.New()
+	logger.SetOutput(os.Stderr)
+	switch cfg.LogFormat {
+	case "", "text":
+		logger.SetFormatter(&logrus.TextFormatter{FullTimestamp: true})
+	case "json":
+		logger.SetFormatter(&logrus.JSONFormatter{})
+	default:
+		return nil, fmt.Errorf("unknown log format %q (want text or json)", cfg.LogFormat)
+	}
+	level := cfg.LogLevel
+	if level == "" {
+		level = "info"
+	}
+	lvl, err := logrus.ParseLevel(level)
+	if err != nil {
+		return nil, fmt.Errorf("log level: %w", err)
+	}
+	logger.SetLevel(lvl)
+	return logrus.NewEntry(logger).WithField("service", "namesrv"), nil
+}

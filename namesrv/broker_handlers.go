@@ -1,0 +1,266 @@
+package namesrv
+
+import (
+	"errors"
+	"fmt"
+	"hash/crc32"
+	"time"
+
+	"github.com/sirupsen/logrus"
+
+	"github.com/gonamesrv/gonamesrv/namesrv/kvconfig"
+	"github.com/gonamesrv/gonamesrv/remoting"
+	"github.com/gonamesrv/gonamesrv/route"
+)
+
+// decodeFailedRemark starts the remark of an undecodable registration body, as
+// the Java server words it, so operators searching for it find both.
+const decodeFailedRemark = "org.apache.rocketmq.remoting.exception.RemotingCommandException: Failed to decode RegisterBrokerBody"
+
+// registerBroker applies a broker's registration (REGISTER_BROKER, 103),
+// following protocol.md 2.4. It runs on the worker pool: the body can hold
+// tens of thousands of topics.
+func (ns *NameServer) registerBroker(conn *remoting.Conn, req *remoting.Command) *remoting.Command {
+	var h registerBrokerRequestHeader
+	if err := remoting.DecodeHeader(req, &h); err != nil {
+		return withExt(systemError(req, err.Error()), &registerBrokerResponseHeader{})
+	}
+	bodyCrc := int32(crc32.ChecksumIEEE(req.Body) & 0x7FFFFFFF)
+	if h.BodyCrc32 != 0 && bodyCrc != h.BodyCrc32 {
+		ns.log.WithFields(logrus.Fields{"brokerAddr": h.BrokerAddr, "peer": conn.RemoteAddr(),
+			"expected": h.BodyCrc32, "actual": bodyCrc}).Warn("register broker: crc32 not match")
+		return withExt(systemError(req, "crc32 not match"), &registerBrokerResponseHeader{})
+	}
+	if req.Version < 0 {
+		return withExt(systemError(req, fmt.Sprintf("invalid request version %d", req.Version)), &registerBrokerResponseHeader{})
+	}
+	reg := &route.RegisterBrokerRequest{
+		ClusterName:            h.ClusterName,
+		BrokerAddr:             h.BrokerAddr,
+		BrokerName:             h.BrokerName,
+		HAServerAddr:           h.HAServerAddr,
+		ZoneName:               h.ZoneName,
+		BrokerID:               h.BrokerID,
+		HeartbeatTimeoutMillis: h.HeartbeatTimeoutMillis,
+		EnableActingMaster:     h.EnableActingMaster,
+		Conn:                   route.ConnID(conn.ID()),
+		BodyFingerprint:        bodyFingerprint(req.Version, bodyCrc, req.Body),
+	}
+	fields := logrus.Fields{"cluster": h.ClusterName, "brokerName": h.BrokerName, "brokerId": h.BrokerID,
+		"brokerAddr": h.BrokerAddr, "peer": conn.RemoteAddr()}
+	result, events, err := ns.applyUnchangedRegistration(reg, req, h.Compressed)
+	changed := errors.Is(err, route.ErrTopicTableRequired)
+	if changed {
+		body, filterServersGiven, decodeErr := decodeRegistrationBody(req.Version, h.Compressed, req.Body)
+		if decodeErr != nil {
+			return withExt(systemError(req, decodeFailedRemark+": "+decodeErr.Error()), &registerBrokerResponseHeader{})
+		}
+		reg.UnchangedDataVersion, reg.Body, reg.FilterServersGiven = nil, body, filterServersGiven
+		fields["topics"] = len(body.TopicConfigSerializeWrapper.TopicConfigTable)
+		fields["dataVersion"] = body.TopicConfigSerializeWrapper.DataVersion
+		result, events, err = ns.routes.RegisterBroker(reg, time.Now())
+	}
+	if errors.Is(err, route.ErrRegisterRefused) {
+		ns.log.WithFields(fields).Warn("register broker refused: first registration with a single topic")
+		return withExt(systemError(req, "register broker failed"), &registerBrokerResponseHeader{})
+	}
+	if err != nil {
+		ns.log.WithFields(fields).WithError(err).Error("register broker")
+		return withExt(systemError(req, "register broker: "+err.Error()), &registerBrokerResponseHeader{})
+	}
+	ns.brokers.remember(conn)
+	ns.notifier.send(events)
+	if changed {
+		ns.log.WithFields(fields).Info("broker registered")
+	} else {
+		ns.log.WithFields(fields).Debug("broker re-registered, unchanged")
+	}
+
+	respHeader := registerBrokerResponseHeader{}
+	if result.HAServerAddr != "" {
+		respHeader.HAServerAddr = &result.HAServerAddr
+	}
+	if result.MasterAddr != "" {
+		respHeader.MasterAddr = &result.MasterAddr
+	}
+	resp := withExt(success(req), &respHeader)
+	if ns.settings.Get().ReturnOrderTopicConfigToBroker {
+		if orderConf, ok := ns.kv.KVTableJSON(kvconfig.OrderTopicConfigNamespace); ok {
+			resp.Body = orderConf
+		}
+	}
+	return resp
+}
+
+// applyUnchangedRegistration is the fast path of a periodic re-registration:
+// when the body's DataVersion and fingerprint equal those last applied for
+// this broker, only liveness changes, so the topic table is not decoded. It
+// answers route.ErrTopicTableRequired when the full path must run.
+func (ns *NameServer) applyUnchangedRegistration(reg *route.RegisterBrokerRequest, req *remoting.Command, compressed bool) (route.RegisterBrokerResult, []route.MinBrokerIDChange, error) {
+	if req.Version < route.VersionV3_0_11 || compressed || len(req.Body) == 0 || route.LooksLikeZlib(req.Body) {
+		return route.RegisterBrokerResult{}, nil, route.ErrTopicTableRequired
+	}
+	dv, err := route.DecodeRegisterBrokerDataVersion(req.Body)
+	if err != nil || !ns.routes.IsUnchangedRegistration(reg.ClusterName, reg.BrokerAddr, reg.BrokerID, dv, reg.BodyFingerprint) {
+		return route.RegisterBrokerResult{}, nil, route.ErrTopicTableRequired
+	}
+	reg.UnchangedDataVersion = &dv
+	reg.FilterServersGiven = true
+	return ns.routes.RegisterBroker(reg, time.Now())
+}
+
+// bodyFingerprint identifies a registration body by its CRC, length and the
+// request version that chose its format; 0 (unknown) only for an empty body.
+func bodyFingerprint(version int32, crc int32, body []byte) uint64 {
+	if len(body) == 0 {
+		return 0
+	}
+	return uint64(uint32(crc))<<32 | uint64(uint32(len(body)))&0xFFFFFF<<8 | uint64(version&0xFF)
+}
+
+// decodeRegistrationBody picks the body format by request version and the
+// compressed flag (protocol.md 2.4 step 2). A zlib stream sent with
+// compressed=false is decoded as compressed: Java brokers since RIP-32 always
+// send false (quirk Q7, tolerated). The second result says whether the body
+// carried a filter-server list (the old format does not).
+func decodeRegistrationBody(version int32, compressed bool, raw []byte) (*route.RegisterBrokerBody, bool, error) {
+	if version < route.VersionV3_0_11 {
+		wrapper := route.TopicConfigSerializeWrapper{}
+		if len(raw) > 0 {
+			w, err := route.DecodeTopicConfigSerializeWrapper(raw)
+			if err != nil {
+				return nil, false, err
+			}
+			wrapper = *w
+		}
+		return &route.RegisterBrokerBody{TopicConfigSerializeWrapper: wrapper}, false, nil
+	}
+	if len(raw) == 0 {
+		return &route.RegisterBrokerBody{}, true, nil
+	}
+	if compressed || route.LooksLikeZlib(raw) {
+		body, err := route.DecodeCompressedRegisterBrokerBody(raw, version)
+		return body, true, err
+	}
+	body, err := route.DecodeRegisterBrokerBody(raw)
+	return body, true, err
+}
+
+// unregisterBroker queues a broker's departure (UNREGISTER_BROKER, 104). As in
+// Java the answer goes out before the tables change; the registration
+// generation captured now fences the request against a broker that registers
+// again before the worker runs (apache/rocketmq#11043).
+func (ns *NameServer) unregisterBroker(conn *remoting.Conn, req *remoting.Command) *remoting.Command {
+	var h brokerIdentityHeader
+	if err := remoting.DecodeHeader(req, &h); err != nil {
+		return systemError(req, err.Error())
+	}
+	ok := ns.unregister.submit(route.UnregisterRequest{
+		ClusterName: h.ClusterName,
+		BrokerAddr:  h.BrokerAddr,
+		BrokerName:  h.BrokerName,
+		BrokerID:    h.BrokerID,
+		Generation:  ns.routes.Generation(h.ClusterName, h.BrokerAddr),
+	})
+	if !ok {
+		ns.log.WithFields(logrus.Fields{"brokerAddr": h.BrokerAddr, "peer": conn.RemoteAddr()}).
+			Warn("unregister queue full, request dropped")
+		return remoting.NewResponse(req, remoting.SYSTEM_ERROR, "")
+	}
+	return success(req)
+}
+
+// registerTopic adds queue data for a topic (REGISTER_TOPIC_IN_NAMESRV, 217).
+// It answers 0 even when an unknown broker name made the route manager refuse
+// the topic, as Java does.
+func (ns *NameServer) registerTopic(_ *remoting.Conn, req *remoting.Command) *remoting.Command {
+	var h topicRequestHeader
+	if err := remoting.DecodeHeader(req, &h); err != nil {
+		return systemError(req, err.Error())
+	}
+	if len(req.Body) == 0 {
+		return success(req)
+	}
+	data, err := route.DecodeTopicRouteData(req.Body)
+	if err != nil {
+		return systemError(req, "decode TopicRouteData: "+err.Error())
+	}
+	if len(data.QueueDatas) > 0 {
+		ns.routes.RegisterTopic(h.Topic, data.QueueDatas)
+	}
+	return success(req)
+}
+
+// queryDataVersion tells a broker whether its registration is current (322)
+// and refreshes its liveness, since brokers also use it as a heartbeat.
+func (ns *NameServer) queryDataVersion(_ *remoting.Conn, req *remoting.Command) *remoting.Command {
+	var h brokerIdentityHeader
+	if err := remoting.DecodeHeader(req, &h); err != nil {
+		return systemError(req, err.Error())
+	}
+	var given *route.DataVersion
+	if len(req.Body) > 0 {
+		dv, err := route.DecodeDataVersion(req.Body)
+		if err != nil {
+			return systemError(req, "decode DataVersion: "+err.Error())
+		}
+		given = &dv
+	}
+	changed, stored := ns.routes.QueryDataVersion(h.ClusterName, h.BrokerAddr, given, time.Now())
+	resp := withExt(success(req), &queryDataVersionResponseHeader{Changed: changed})
+	if stored != nil {
+		resp.Body = route.EncodeDataVersion(nil, *stored)
+	}
+	return resp
+}
+
+// brokerHeartbeat refreshes a live broker (BROKER_HEARTBEAT, 904); an unknown
+// broker is ignored.
+func (ns *NameServer) brokerHeartbeat(_ *remoting.Conn, req *remoting.Command) *remoting.Command {
+	var h brokerHeartbeatRequestHeader
+	if err := remoting.DecodeHeader(req, &h); err != nil {
+		return systemError(req, err.Error())
+	}
+	ns.routes.Heartbeat(h.ClusterName, h.BrokerAddr, time.Now())
+	return success(req)
+}
+
+// wipeWritePermOfBroker drains a broker group (205): its queues stop taking writes.
+func (ns *NameServer) wipeWritePermOfBroker(_ *remoting.Conn, req *remoting.Command) *remoting.Command {
+	var h brokerNameRequestHeader
+	if err := remoting.DecodeHeader(req, &h); err != nil {
+		return systemError(req, err.Error())
+	}
+	count := ns.routes.WipeWritePerm(h.BrokerName)
+	ns.log.WithFields(logrus.Fields{"brokerName": h.BrokerName, "topics": count}).Info("write permission wiped")
+	return withExt(success(req), &wipeWritePermResponseHeader{WipeTopicCount: count})
+}
+
+// addWritePermOfBroker gives a drained broker group its writes back (327).
+func (ns *NameServer) addWritePermOfBroker(_ *remoting.Conn, req *remoting.Command) *remoting.Command {
+	var h brokerNameRequestHeader
+	if err := remoting.DecodeHeader(req, &h); err != nil {
+		return systemError(req, err.Error())
+	}
+	count := ns.routes.AddWritePerm(h.BrokerName)
+	ns.log.WithFields(logrus.Fields{"brokerName": h.BrokerName, "topics": count}).Info("write permission added")
+	return withExt(success(req), &addWritePermResponseHeader{AddTopicCount: count})
+}
+
+// deleteTopicInNamesrv removes a topic, or only one cluster's share of it (216).
+func (ns *NameServer) deleteTopicInNamesrv(_ *remoting.Conn, req *remoting.Command) *remoting.Command {
+	var h deleteTopicRequestHeader
+	if err := remoting.DecodeHeader(req, &h); err != nil {
+		return systemError(req, err.Error())
+	}
+	ns.routes.DeleteTopic(h.Topic, h.ClusterName)
+	ns.log.WithFields(logrus.Fields{"topic": h.Topic, "cluster": h.ClusterName}).Info("topic deleted")
+	return success(req)
+}
+
+// connectionClosed hands a closed connection to the unregistration worker; it
+// runs on the event loop, so it only records the identity and returns.
+func (ns *NameServer) connectionClosed(conn *remoting.Conn) {
+	ns.brokers.forget(conn)
+	ns.unregister.connectionClosed(route.ConnID(conn.ID()), conn.RemoteAddr())
+}

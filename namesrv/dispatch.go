@@ -1,0 +1,86 @@
+package namesrv
+
+import "github.com/gonamesrv/gonamesrv/remoting"
+
+// requestClass groups request codes by what they do, so that admission limits,
+// authentication or allow-lists can later be attached per class in this one
+// table (design.md, "coming next").
+type requestClass int
+
+const (
+	classRouteRead  requestClass = iota // clients polling routes and lists
+	classBrokerCtl                      // brokers registering, heartbeating, leaving
+	classAdminRead                      // operators reading config and state
+	classAdminWrite                     // operators changing config and state
+)
+
+// handlerSpec is one row of the dispatch table.
+type handlerSpec struct {
+	code  int32
+	class requestClass
+	// slow handlers take the route writer lock, write files or decode large
+	// bodies: they run on the bounded worker pool, never on the event loop.
+	slow    bool
+	handler remoting.Handler
+}
+
+// handlerTable is the NameServer's whole dispatch table: every request code of
+// protocol.md section 2. Codes not listed get REQUEST_CODE_NOT_SUPPORTED from
+// the remoting server.
+func (ns *NameServer) handlerTable() []handlerSpec {
+	return []handlerSpec{
+		{remoting.PUT_KV_CONFIG, classAdminWrite, true, ns.putKVConfig},
+		{remoting.GET_KV_CONFIG, classAdminRead, false, ns.getKVConfig},
+		{remoting.DELETE_KV_CONFIG, classAdminWrite, true, ns.deleteKVConfig},
+		{remoting.GET_KVLIST_BY_NAMESPACE, classAdminRead, false, ns.getKVListByNamespace},
+
+		{remoting.REGISTER_BROKER, classBrokerCtl, true, ns.registerBroker},
+		{remoting.UNREGISTER_BROKER, classBrokerCtl, false, ns.unregisterBroker},
+		{remoting.REGISTER_TOPIC_IN_NAMESRV, classBrokerCtl, true, ns.registerTopic},
+		{remoting.QUERY_DATA_VERSION, classBrokerCtl, false, ns.queryDataVersion},
+		{remoting.BROKER_HEARTBEAT, classBrokerCtl, false, ns.brokerHeartbeat},
+
+		{remoting.GET_ROUTEINFO_BY_TOPIC, classRouteRead, false, ns.getRouteInfoByTopic},
+		{remoting.GET_BROKER_CLUSTER_INFO, classRouteRead, false, ns.getBrokerClusterInfo},
+		{remoting.GET_ALL_TOPIC_LIST_FROM_NAMESERVER, classRouteRead, false, ns.getAllTopicList},
+		{remoting.GET_TOPICS_BY_CLUSTER, classRouteRead, false, ns.getTopicsByCluster},
+		{remoting.GET_SYSTEM_TOPIC_LIST_FROM_NS, classRouteRead, false, ns.getSystemTopicList},
+		{remoting.GET_UNIT_TOPIC_LIST, classRouteRead, false, ns.getUnitTopicList},
+		{remoting.GET_HAS_UNIT_SUB_TOPIC_LIST, classRouteRead, false, ns.getHasUnitSubTopicList},
+		{remoting.GET_HAS_UNIT_SUB_UNUNIT_TOPIC_LIST, classRouteRead, false, ns.getHasUnitSubUnUnitTopicList},
+		{remoting.GET_BROKER_MEMBER_GROUP, classRouteRead, false, ns.getBrokerMemberGroup},
+
+		{remoting.WIPE_WRITE_PERM_OF_BROKER, classAdminWrite, true, ns.wipeWritePermOfBroker},
+		{remoting.ADD_WRITE_PERM_OF_BROKER, classAdminWrite, true, ns.addWritePermOfBroker},
+		{remoting.DELETE_TOPIC_IN_NAMESRV, classAdminWrite, true, ns.deleteTopicInNamesrv},
+		{remoting.UPDATE_NAMESRV_CONFIG, classAdminWrite, true, ns.updateNamesrvConfig},
+		{remoting.GET_NAMESRV_CONFIG, classAdminRead, false, ns.getNamesrvConfig},
+	}
+}
+
+func (ns *NameServer) registerHandlers() {
+	for _, spec := range ns.handlerTable() {
+		if spec.slow {
+			ns.server.Handle(spec.code, spec.handler, remoting.Slow())
+		} else {
+			ns.server.Handle(spec.code, spec.handler)
+		}
+	}
+}
+
+// success answers code 0 with no remark.
+func success(req *remoting.Command) *remoting.Command {
+	return remoting.NewResponse(req, remoting.SUCCESS, "")
+}
+
+// systemError answers SYSTEM_ERROR with the remark an operator reads.
+func systemError(req *remoting.Command, remark string) *remoting.Command {
+	return remoting.NewResponse(req, remoting.SYSTEM_ERROR, remark)
+}
+
+// withExt attaches a response header: Java writes "extFields":{} even when
+// every field of an attached header is null, and peers' recorded answers show it.
+func withExt(resp *remoting.Command, header any) *remoting.Command {
+	resp.ExtFields = remoting.EncodeHeader(header)
+	return resp
+}

@@ -1,0 +1,117 @@
+// Package namesrv is the NameServer daemon: it binds the remoting server,
+// dispatches every request code of protocol.md section 2 to its handler, and
+// owns the route manager, the KV config store, the eviction job and the
+// unregistration worker. Build one with New, stop it with Shutdown.
+package namesrv
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"time"
+
+	"github.com/sirupsen/logrus"
+
+	"github.com/gonamesrv/gonamesrv/namesrv/config"
+	"github.com/gonamesrv/gonamesrv/namesrv/kvconfig"
+	"github.com/gonamesrv/gonamesrv/remoting"
+	"github.com/gonamesrv/gonamesrv/route"
+)
+
+// NameServer is one running NameServer. It is listening once New returns.
+type NameServer struct {
+	settings   *config.Settings
+	log        *logrus.Entry
+	routes     *route.Manager
+	kv         *kvconfig.Store
+	server     *remoting.Server
+	brokers    *brokerConns
+	unregister *unregisterWorker
+	eviction   *evictionJob
+	notifier   *notifier
+	startedAt  time.Time
+}
+
+// New loads the KV store, binds the listener of settings' bindAddress and
+// listenPort (0 picks a free port; read it back with Addr) and starts the
+// background work. A KV file that cannot be parsed is an error, as in Java.
+func New(settings *config.Settings, log *logrus.Entry) (*NameServer, error) {
+	cfg := settings.Get()
+	kv, err := kvconfig.Open(cfg.KvConfigPath, log.WithField("component", "kvconfig"))
+	if err != nil {
+		return nil, fmt.Errorf("namesrv: load kv config: %w", err)
+	}
+	ns := &NameServer{
+		settings:  settings,
+		log:       log,
+		routes:    route.NewManager(routeConfig(cfg)),
+		kv:        kv,
+		brokers:   newBrokerConns(),
+		startedAt: time.Now(),
+	}
+	ns.notifier = newNotifier(log.WithField("component", "notify"))
+	ns.unregister = newUnregisterWorker(ns.routes, cfg.UnRegisterBrokerQueueCapacity, ns.notifier, ns.brokers,
+		log.WithField("component", "unregister"))
+
+	srvCfg := remoting.DefaultServerConfig()
+	srvCfg.Addr = net.JoinHostPort(cfg.BindAddress, fmt.Sprint(cfg.ListenPort))
+	srvCfg.Multicore = true
+	srvCfg.IdleTimeout = time.Duration(cfg.ServerChannelMaxIdleTimeSeconds) * time.Second
+	if cfg.MaxFrameSize > 0 {
+		srvCfg.MaxFrameSize = cfg.MaxFrameSize
+	}
+	srvCfg.SlowWorkers = cfg.DefaultThreadPoolNums
+	srvCfg.SlowQueue = cfg.DefaultThreadPoolQueueCapacity
+	srvCfg.Logger = log.WithField("component", "remoting")
+	ns.server = remoting.NewServer(srvCfg)
+	ns.registerHandlers()
+	ns.server.OnClose(ns.connectionClosed)
+
+	if err := ns.server.Start(); err != nil {
+		ns.notifier.close()
+		return nil, fmt.Errorf("namesrv: listen on %s: %w", srvCfg.Addr, err)
+	}
+	ns.unregister.start()
+	ns.eviction, err = startEviction(ns.routes, ns.brokers, time.Duration(cfg.ScanNotActiveBrokerInterval)*time.Millisecond,
+		log.WithField("component", "eviction"))
+	if err != nil {
+		_ = ns.Shutdown(context.Background())
+		return nil, err
+	}
+	log.WithFields(logrus.Fields{"address": ns.Addr().String(), "serializeType": "JSON"}).
+		Info("The Name Server boot success")
+	return ns, nil
+}
+
+// Addr is the address the server listens on, with the real port when the
+// configuration asked for port 0.
+func (ns *NameServer) Addr() net.Addr { return ns.server.Addr() }
+
+// Shutdown stops accepting connections, answers the requests in flight within
+// ctx's deadline, then stops the eviction job and the unregistration worker.
+// Every KV and config change was persisted when it was acknowledged, so there is
+// nothing left to write.
+func (ns *NameServer) Shutdown(ctx context.Context) error {
+	var errs []error
+	if err := ns.server.Shutdown(ctx); err != nil {
+		errs = append(errs, fmt.Errorf("namesrv: stop server: %w", err))
+	}
+	if ns.eviction != nil {
+		ns.eviction.stop(ctx)
+	}
+	ns.unregister.stop()
+	ns.notifier.close()
+	ns.log.Info("name server stopped")
+	return errors.Join(errs...)
+}
+
+// routeConfig takes the route manager's live settings out of the daemon's.
+func routeConfig(cfg *config.Config) route.Config {
+	return route.Config{
+		SupportActingMaster:               cfg.SupportActingMaster,
+		DeleteTopicWithBrokerRegistration: cfg.DeleteTopicWithBrokerRegistration,
+		NotifyMinBrokerIdChanged:          cfg.NotifyMinBrokerIdChanged,
+		DefaultHeartbeatTimeout:           120 * time.Second,
+	}
+}

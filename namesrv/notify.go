@@ -1,0 +1,78 @@
+package namesrv
+
+import (
+	"context"
+	"sync"
+	"time"
+
+	"github.com/sirupsen/logrus"
+
+	"github.com/gonamesrv/gonamesrv/remoting"
+	"github.com/gonamesrv/gonamesrv/route"
+)
+
+// notifySendTimeout bounds each NOTIFY_MIN_BROKER_ID_CHANGE send, as Java's 300 ms.
+const notifySendTimeout = 300 * time.Millisecond
+
+// notifyQueueSize bounds the notifications waiting to be sent; beyond it they
+// are dropped with a log line (brokers learn the same from their next
+// registration answer).
+const notifyQueueSize = 1024
+
+// notifier sends NOTIFY_MIN_BROKER_ID_CHANGE to brokers one-way, from its own
+// goroutine, after the route tables were changed and unlocked (quirk Q26 fix).
+type notifier struct {
+	log   *logrus.Entry
+	queue chan route.MinBrokerIDChange
+	once  sync.Once
+	done  chan struct{}
+}
+
+func newNotifier(log *logrus.Entry) *notifier {
+	n := &notifier{log: log, queue: make(chan route.MinBrokerIDChange, notifyQueueSize), done: make(chan struct{})}
+	go n.run()
+	return n
+}
+
+// send queues the events; it never blocks.
+func (n *notifier) send(events []route.MinBrokerIDChange) {
+	for _, ev := range events {
+		select {
+		case n.queue <- ev:
+		default:
+			n.log.WithField("brokerName", ev.BrokerName).Warn("notify queue full, min broker id change not sent")
+		}
+	}
+}
+
+func (n *notifier) close() {
+	n.once.Do(func() { close(n.queue) })
+	<-n.done
+}
+
+func (n *notifier) run() {
+	defer close(n.done)
+	for ev := range n.queue {
+		minID := ev.MinBrokerID
+		header := remoting.EncodeHeader(&notifyMinBrokerIDChangeRequestHeader{
+			MinBrokerID:       &minID,
+			MinBrokerAddr:     ev.MinBrokerAddr,
+			OfflineBrokerAddr: ev.OfflineBrokerAddr,
+			HABrokerAddr:      ev.HABrokerAddr,
+		})
+		for _, addr := range ev.Recipients {
+			n.sendOne(addr, header)
+		}
+	}
+}
+
+func (n *notifier) sendOne(addr string, header map[string]string) {
+	ctx, cancel := context.WithTimeout(context.Background(), notifySendTimeout)
+	defer cancel()
+	client := remoting.NewClient(addr, remoting.ClientConfig{})
+	defer client.Close()
+	req := remoting.NewRequest(remoting.NOTIFY_MIN_BROKER_ID_CHANGE, header, nil)
+	if err := client.InvokeOneway(ctx, req); err != nil {
+		n.log.WithError(err).WithField("brokerAddr", addr).Warn("notify min broker id change")
+	}
+}

@@ -1,0 +1,131 @@
+package namesrv
+
+import (
+	"strings"
+	"time"
+
+	"github.com/gonamesrv/gonamesrv/namesrv/kvconfig"
+	"github.com/gonamesrv/gonamesrv/remoting"
+	"github.com/gonamesrv/gonamesrv/route"
+)
+
+// faqURL ends the TOPIC_NOT_EXIST remark exactly as Java's FAQUrl.suggestTodo does.
+const faqURL = "\nSee https://rocketmq.apache.org/docs/bestPractice/06FAQ for further details."
+
+// getRouteInfoByTopic answers where a topic lives (GET_ROUTEINFO_BY_TOPIC, 105).
+// It runs on the event loop: the route comes from an immutable snapshot, as
+// cached bytes when nothing changed since the last query of the same flavour.
+func (ns *NameServer) getRouteInfoByTopic(_ *remoting.Conn, req *remoting.Command) *remoting.Command {
+	cfg := ns.settings.Get()
+	if cfg.NeedWaitForService && time.Since(ns.startedAt) < time.Duration(cfg.WaitSecondsForService)*time.Second {
+		return systemError(req, "name server not ready")
+	}
+	var h getRouteInfoRequestHeader
+	if err := remoting.DecodeHeader(req, &h); err != nil {
+		return systemError(req, err.Error())
+	}
+	var orderConf string
+	if cfg.OrderMessageEnable {
+		orderConf, _ = ns.kv.Get(kvconfig.OrderTopicConfigNamespace, h.Topic)
+	}
+	standard := req.Version >= route.VersionV4_9_4 || h.AcceptStandardJSONOnly
+
+	var body []byte
+	var found bool
+	if h.ZoneMode && strings.TrimSpace(h.ZoneName) != "" {
+		body, found = ns.zoneFilteredRoute(h.Topic, h.ZoneName, orderConf)
+	} else {
+		body, found = ns.routes.RouteJSON(nil, h.Topic, route.RouteQuery{Standard: standard, OrderTopicConf: orderConf})
+	}
+	if !found {
+		return remoting.NewResponse(req, remoting.TOPIC_NOT_EXIST,
+			"No topic route info in name server for the topic: "+h.Topic+faqURL)
+	}
+	resp := success(req)
+	resp.Body = body
+	return resp
+}
+
+// zoneFilteredRoute applies the zone filter of protocol.md 2.6.1 and, like
+// Java, encodes the result plain whatever the client asked for (quirk Q3).
+func (ns *NameServer) zoneFilteredRoute(topic, zone, orderConf string) ([]byte, bool) {
+	data, ok := ns.routes.PickupTopicRouteData(topic)
+	if !ok {
+		return nil, false
+	}
+	filtered := route.FilterByZone(data, zone)
+	if orderConf != "" {
+		filtered.OrderTopicConf = orderConf
+	}
+	return route.EncodeTopicRouteData(nil, filtered, false), true
+}
+
+// getBrokerClusterInfo answers with every broker group and cluster (106),
+// always in the plain encoding (quirk Q2).
+func (ns *NameServer) getBrokerClusterInfo(_ *remoting.Conn, req *remoting.Command) *remoting.Command {
+	info := ns.routes.ClusterInfo()
+	resp := success(req)
+	resp.Body = route.EncodeClusterInfo(nil, &info)
+	return resp
+}
+
+// topicListResponse answers a topic list query, or "disable" when the switch
+// that gates it is off.
+func topicListResponse(req *remoting.Command, enabled bool, list func() route.TopicList) *remoting.Command {
+	if !enabled {
+		return systemError(req, "disable")
+	}
+	topics := list()
+	resp := success(req)
+	resp.Body = route.EncodeTopicList(nil, &topics)
+	return resp
+}
+
+func (ns *NameServer) getAllTopicList(_ *remoting.Conn, req *remoting.Command) *remoting.Command {
+	return topicListResponse(req, ns.settings.Get().EnableAllTopicList, ns.routes.AllTopicList)
+}
+
+func (ns *NameServer) getTopicsByCluster(_ *remoting.Conn, req *remoting.Command) *remoting.Command {
+	if !ns.settings.Get().EnableTopicList {
+		return systemError(req, "disable")
+	}
+	var h getTopicsByClusterRequestHeader
+	if err := remoting.DecodeHeader(req, &h); err != nil {
+		return systemError(req, err.Error())
+	}
+	return topicListResponse(req, true, func() route.TopicList { return ns.routes.TopicsByCluster(h.Cluster) })
+}
+
+func (ns *NameServer) getSystemTopicList(_ *remoting.Conn, req *remoting.Command) *remoting.Command {
+	return topicListResponse(req, true, ns.routes.SystemTopicList)
+}
+
+func (ns *NameServer) getUnitTopicList(_ *remoting.Conn, req *remoting.Command) *remoting.Command {
+	return topicListResponse(req, ns.settings.Get().EnableTopicList, ns.routes.UnitTopicList)
+}
+
+func (ns *NameServer) getHasUnitSubTopicList(_ *remoting.Conn, req *remoting.Command) *remoting.Command {
+	return topicListResponse(req, ns.settings.Get().EnableTopicList, ns.routes.HasUnitSubTopicList)
+}
+
+func (ns *NameServer) getHasUnitSubUnUnitTopicList(_ *remoting.Conn, req *remoting.Command) *remoting.Command {
+	return topicListResponse(req, ns.settings.Get().EnableTopicList, ns.routes.HasUnitSubUnUnitTopicList)
+}
+
+// getBrokerMemberGroup lists one group's members (901). Java answers code 0
+// with the remark "not set any response code" (quirk Q5); we keep it so the
+// recorded answers match byte for byte.
+func (ns *NameServer) getBrokerMemberGroup(_ *remoting.Conn, req *remoting.Command) *remoting.Command {
+	var h getBrokerMemberGroupRequestHeader
+	if err := remoting.DecodeHeader(req, &h); err != nil {
+		return systemError(req, err.Error())
+	}
+	group := route.GetBrokerMemberGroupResponseBody{BrokerMemberGroup: route.BrokerMemberGroup{
+		Cluster:     h.ClusterName,
+		BrokerName:  h.BrokerName,
+		BrokerAddrs: ns.routes.BrokerMemberGroup(h.ClusterName, h.BrokerName),
+	}}
+	resp := remoting.NewResponse(req, remoting.SUCCESS, "not set any response code")
+	resp.Body = route.EncodeGetBrokerMemberGroupResponseBody(nil, &group)
+	return resp
+}

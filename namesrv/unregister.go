@@ -1,0 +1,119 @@
+package namesrv
+
+import (
+	"sync"
+
+	"github.com/sirupsen/logrus"
+
+	"github.com/gonamesrv/gonamesrv/route"
+)
+
+// unregisterWorker applies broker departures off the event loop, in batches,
+// like Java's BatchUnregistrationService: UNREGISTER_BROKER requests (a bounded
+// queue, unRegisterBrokerQueueCapacity) and closed connections (bounded by the
+// number of open connections, so never dropped).
+type unregisterWorker struct {
+	routes   *route.Manager
+	notifier *notifier
+	brokers  *brokerConns
+	log      *logrus.Entry
+	capacity int
+
+	mu       sync.Mutex
+	requests []route.UnregisterRequest
+	closed   []closedConn
+	wake     chan struct{} // capacity 1: "there is work"
+	done     chan struct{}
+	stopped  chan struct{}
+}
+
+type closedConn struct {
+	id   route.ConnID
+	peer string
+}
+
+func newUnregisterWorker(routes *route.Manager, capacity int, n *notifier, brokers *brokerConns, log *logrus.Entry) *unregisterWorker {
+	if capacity <= 0 {
+		capacity = 3000
+	}
+	return &unregisterWorker{
+		routes: routes, notifier: n, brokers: brokers, log: log, capacity: capacity,
+		wake: make(chan struct{}, 1), done: make(chan struct{}), stopped: make(chan struct{}),
+	}
+}
+
+// submit queues an UNREGISTER_BROKER request; false when the queue is full.
+func (w *unregisterWorker) submit(req route.UnregisterRequest) bool {
+	w.mu.Lock()
+	if len(w.requests) >= w.capacity {
+		w.mu.Unlock()
+		return false
+	}
+	w.requests = append(w.requests, req)
+	w.mu.Unlock()
+	w.signal()
+	return true
+}
+
+// connectionClosed records a closed connection; it never blocks.
+func (w *unregisterWorker) connectionClosed(id route.ConnID, peer string) {
+	w.mu.Lock()
+	w.closed = append(w.closed, closedConn{id: id, peer: peer})
+	w.mu.Unlock()
+	w.signal()
+}
+
+func (w *unregisterWorker) signal() {
+	select {
+	case w.wake <- struct{}{}:
+	default:
+	}
+}
+
+func (w *unregisterWorker) start() { go w.run() }
+
+// stop applies what is queued, then ends the worker.
+func (w *unregisterWorker) stop() {
+	select {
+	case <-w.done:
+	default:
+		close(w.done)
+	}
+	<-w.stopped
+}
+
+func (w *unregisterWorker) run() {
+	defer close(w.stopped)
+	for {
+		select {
+		case <-w.wake:
+			w.applyPending()
+		case <-w.done:
+			w.applyPending()
+			return
+		}
+	}
+}
+
+// applyPending takes everything queued at this moment and applies it as one batch.
+func (w *unregisterWorker) applyPending() {
+	w.mu.Lock()
+	requests, closed := w.requests, w.closed
+	w.requests, w.closed = nil, nil
+	w.mu.Unlock()
+
+	for _, c := range closed {
+		for _, b := range w.routes.ConnectionClosed(c.id) {
+			w.log.WithFields(logrus.Fields{"cluster": b.ClusterName, "brokerName": b.BrokerName,
+				"brokerAddr": b.BrokerAddr, "peer": c.peer}).Info("broker connection closed, broker removed")
+		}
+	}
+	if len(requests) > 0 {
+		events := w.routes.UnregisterBrokers(requests)
+		for _, r := range requests {
+			w.log.WithFields(logrus.Fields{"cluster": r.ClusterName, "brokerName": r.BrokerName,
+				"brokerAddr": r.BrokerAddr, "brokerId": r.BrokerID}).Info("broker unregistered")
+		}
+		w.notifier.send(events)
+	}
+}
