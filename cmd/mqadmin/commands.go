@@ -525,25 +525,24 @@ func runWritePerm(e *env, code int32, verb, countField string) error {
 
 func runUpdateKvConfig(e *env) error {
 	ext := map[string]string{"namespace": e.args.get("s"), "key": e.args.get("k"), "value": e.args.get("v")}
-	if err := forEachNameServer(e, func(addr string) error {
-		_, err := e.client.invoke(addr, remoting.PUT_KV_CONFIG, ext, nil)
-		return err
-	}); err != nil {
-		return err
-	}
-	fmt.Fprintln(e.out, "create or update kv config to namespace success.")
-	return nil
+	return sendToAllThenPrint(e, remoting.PUT_KV_CONFIG, ext, "create or update kv config to namespace success.")
 }
 
 func runDeleteKvConfig(e *env) error {
 	ext := map[string]string{"namespace": e.args.get("s"), "key": e.args.get("k")}
+	return sendToAllThenPrint(e, remoting.DELETE_KV_CONFIG, ext, "delete kv config from namespace success.")
+}
+
+// sendToAllThenPrint sends one request to every NameServer in turn and
+// prints success once all answered.
+func sendToAllThenPrint(e *env, code int32, ext map[string]string, success string) error {
 	if err := forEachNameServer(e, func(addr string) error {
-		_, err := e.client.invoke(addr, remoting.DELETE_KV_CONFIG, ext, nil)
+		_, err := e.client.invoke(addr, code, ext, nil)
 		return err
 	}); err != nil {
 		return err
 	}
-	fmt.Fprintln(e.out, "delete kv config from namespace success.")
+	fmt.Fprintln(e.out, success)
 	return nil
 }
 
