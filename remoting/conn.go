@@ -2,7 +2,9 @@ package remoting
 
 import (
 	"fmt"
+	"net/netip"
 	"sync/atomic"
+	"syscall"
 	"time"
 
 	"github.com/panjf2000/gnet/v2"
@@ -45,11 +47,27 @@ func newConn(gnetConn gnet.Conn, now time.Time) *Conn {
 	if addr := gnetConn.RemoteAddr(); addr != nil {
 		conn.remoteAddr = addr.String()
 	}
-	if addr := gnetConn.LocalAddr(); addr != nil {
-		conn.localAddr = addr.String()
-	}
+	conn.localAddr = socketLocalAddr(gnetConn)
 	conn.touch(now)
 	return conn
+}
+
+// socketLocalAddr asks the kernel for our side's address: gnet reports the
+// listener's configured address, which says port 0 when bound to ":0" and
+// 0.0.0.0 when bound to all interfaces.
+func socketLocalAddr(gnetConn gnet.Conn) string {
+	if sockaddr, err := syscall.Getsockname(gnetConn.Fd()); err == nil {
+		switch addr := sockaddr.(type) {
+		case *syscall.SockaddrInet4:
+			return netip.AddrPortFrom(netip.AddrFrom4(addr.Addr), uint16(addr.Port)).String()
+		case *syscall.SockaddrInet6:
+			return netip.AddrPortFrom(netip.AddrFrom16(addr.Addr), uint16(addr.Port)).String()
+		}
+	}
+	if addr := gnetConn.LocalAddr(); addr != nil {
+		return addr.String()
+	}
+	return ""
 }
 
 // ID returns the connection's process-unique number.

@@ -373,39 +373,40 @@ func TestServerIdleCloseFiresListenerWithConnID(t *testing.T) {
 }
 
 func TestServerCloseListenerOncePerConnection(t *testing.T) {
-	ids := make(chan uint64, 8)
+	handled := make(chan *Conn, 8)
 	closed := make(chan *Conn, 8)
 	server := startServer(t, ServerConfig{}, func(s *Server) {
 		s.Handle(PUT_KV_CONFIG, func(conn *Conn, req *Command) *Command {
-			ids <- conn.ID()
-			if conn.RemoteAddr() == "" || conn.LocalAddr() != server_addr(conn) {
-				return NewResponse(req, SYSTEM_ERROR, "addresses")
-			}
 			conn.SetContext("broker-a")
+			handled <- conn
 			return NewResponse(req, SUCCESS, "")
 		})
 		s.OnClose(func(conn *Conn) { closed <- conn })
 	})
-	var want []uint64
+	var ids []uint64
 	for range 2 {
 		peer := dialRaw(t, server)
 		peer.send(&Command{Code: PUT_KV_CONFIG})
 		if resp := peer.read(); resp.Code != SUCCESS {
 			t.Fatalf("answer %+v", *resp)
 		}
-		want = append(want, <-ids)
+		conn := <-handled
+		if conn.LocalAddr() != server.Addr().String() || conn.RemoteAddr() != peer.conn.LocalAddr().String() {
+			t.Fatalf("conn addresses local %s remote %s", conn.LocalAddr(), conn.RemoteAddr())
+		}
+		ids = append(ids, conn.ID())
 		peer.conn.Close()
 		select {
-		case conn := <-closed:
-			if conn.ID() != want[len(want)-1] || conn.Context() != "broker-a" {
-				t.Fatalf("closed conn %d ctx %v, want %d", conn.ID(), conn.Context(), want[len(want)-1])
+		case got := <-closed:
+			if got.ID() != conn.ID() || got.Context() != "broker-a" {
+				t.Fatalf("closed conn %d ctx %v, want %d", got.ID(), got.Context(), conn.ID())
 			}
 		case <-time.After(waitLimit):
 			t.Fatal("close listener not called")
 		}
 	}
-	if want[0] == want[1] {
-		t.Fatalf("connection IDs reused: %v", want)
+	if ids[0] == ids[1] {
+		t.Fatalf("connection IDs reused: %v", ids)
 	}
 	select {
 	case extra := <-closed:
@@ -413,9 +414,6 @@ func TestServerCloseListenerOncePerConnection(t *testing.T) {
 	default:
 	}
 }
-
-// server_addr returns what the server's side of conn should report.
-func server_addr(conn *Conn) string { return conn.localAddr }
 
 func TestServerBadInputClosesOnlyThatConnection(t *testing.T) {
 	server := startServer(t, ServerConfig{MaxFrameSize: 1 << 20}, func(s *Server) { s.Handle(PUT_KV_CONFIG, echoHandler) })
