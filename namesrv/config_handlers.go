@@ -2,6 +2,7 @@ package namesrv
 
 import (
 	"errors"
+	"slices"
 
 	"github.com/sirupsen/logrus"
 
@@ -27,7 +28,13 @@ func (ns *NameServer) updateNamesrvConfig(_ *remoting.Conn, req *remoting.Comman
 		ns.log.WithError(err).Error("update name server config")
 		return systemError(req, "update config: "+err.Error())
 	}
-	ns.routes.SetConfig(routeConfig(ns.settings.Get()))
+	cfg := ns.settings.Get()
+	ns.routes.SetConfig(routeConfig(cfg))
+	if slices.Contains(changed, "logLevel") {
+		if level, err := logrus.ParseLevel(cfg.LogLevel); err == nil {
+			ns.log.Logger.SetLevel(level)
+		}
+	}
 	ns.log.WithFields(logrus.Fields{"changed": changed, "request": props}).Info("name server config updated")
 	return success(req)
 }

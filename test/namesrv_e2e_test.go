@@ -294,3 +294,58 @@ func TestEvictionOfSilentBroker(t *testing.T) {
 		t.Fatalf("heartbeating broker lost its route: %+v", data)
 	}
 }
+
+// TestNotifyMinBrokerIDChange listens as a slave broker and checks that the
+// NameServer tells it when a master (a smaller id) joins its group (4.11).
+func TestNotifyMinBrokerIDChange(t *testing.T) {
+	ns := startNamesrv(t, "-notifyMinBrokerIdChanged=true")
+	received := make(chan *remoting.Command, 4)
+	slaveListener := remoting.NewServer(remoting.ServerConfig{Addr: "127.0.0.1:0"})
+	slaveListener.Handle(remoting.NOTIFY_MIN_BROKER_ID_CHANGE, func(_ *remoting.Conn, req *remoting.Command) *remoting.Command {
+		received <- req
+		return nil
+	})
+	if err := slaveListener.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer slaveListener.Shutdown(testContext(t))
+
+	slave := brokerASlave
+	slave.addr = slaveListener.Addr().String()
+	register(t, newClient(t, ns.Addr), slave)
+	register(t, newClient(t, ns.Addr), brokerAMaster)
+	select {
+	case req := <-received:
+		if !req.IsOneway() || req.ExtFields["minBrokerId"] != "0" || req.ExtFields["minBrokerAddr"] != brokerAMaster.addr ||
+			req.ExtFields["haBrokerAddr"] != brokerAMaster.haAddr {
+			t.Fatalf("notification flag %d ext %v", req.Flag, req.ExtFields)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("the slave got no NOTIFY_MIN_BROKER_ID_CHANGE")
+	}
+}
+
+// TestIdleConnectionClosed checks serverChannelMaxIdleTimeSeconds.
+func TestIdleConnectionClosed(t *testing.T) {
+	ns := startNamesrv(t, "-serverChannelMaxIdleTimeSeconds", "1")
+	conn, err := net.Dial("tcp", ns.Addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	_ = conn.SetReadDeadline(time.Now().Add(10 * time.Second))
+	var one [1]byte
+	if n, err := conn.Read(one[:]); n != 0 || err == nil || isTimeout(err) {
+		t.Fatalf("idle connection still open after 10 s (read %d, err %v)", n, err)
+	}
+}
+
+// TestGracefulStopExitsZero stops the binary with SIGTERM.
+func TestGracefulStopExitsZero(t *testing.T) {
+	ns := startNamesrv(t)
+	c := newClient(t, ns.Addr)
+	register(t, c, brokerAMaster)
+	if code := ns.Stop(); code != 0 {
+		t.Fatalf("exit code %d after SIGTERM, want 0", code)
+	}
+}
