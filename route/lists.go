@@ -51,7 +51,8 @@ func (m *Manager) SystemTopicList() TopicList {
 	for name := range s.groups.all() {
 		groupNames = append(groupNames, name)
 	}
-	slices.Sort(groupNames)
+	// The first group in Java's hash order, so the pick equals Java's.
+	sortJavaHashOrder(groupNames, brokerAddrTableBins)
 	for _, name := range groupNames {
 		group, _ := s.groups.get(name)
 		if id, ok := minKey(group.data.BrokerAddrs); ok {
