@@ -22,6 +22,9 @@ func (m *Manager) ScanExpired(now time.Time) []RemovedBroker {
 	}
 	slices.SortFunc(expired, func(a, b *liveBroker) int { return compareAddrInfo(a.key, b.key) })
 	for _, entry := range expired {
+		if !log.IsLevelEnabled(log.WarnLevel) {
+			break
+		}
 		log.WithFields(log.Fields{"cluster": entry.key.cluster, "brokerAddr": entry.key.addr,
 			"timeoutMillis": entry.timeoutMillis}).Warn("broker expired")
 	}

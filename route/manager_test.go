@@ -3,7 +3,13 @@ package route
 import (
 	"testing"
 	"time"
+
+	log "github.com/sirupsen/logrus"
 )
+
+// The route tests register thousands of brokers; their info and warning
+// logs would drown the test output.
+func init() { log.SetLevel(log.ErrorLevel) }
 
 // testNow is the fixed clock of the route tests: nothing here sleeps.
 var testNow = time.UnixMilli(1_700_000_000_000)

@@ -40,6 +40,12 @@ type txn struct {
 	live     cowEditor[brokerAddrInfo, *liveBroker]
 	clusters bool // next.clusters is a private copy
 	mappings bool // next.mappings is a private copy
+	// freshTopics and freshNames hold what this transaction created and no
+	// reader has seen yet, so later changes in the same transaction edit
+	// them in place: removing 1,000 brokers from a topic they all serve
+	// copies it once, not 1,000 times.
+	freshTopics map[*topicEntry]struct{}
+	freshNames  map[string]struct{} // clusters whose name list is fresh
 }
 
 // begin starts a transaction; the caller holds m.mu.
@@ -101,11 +107,7 @@ func (t *txn) addClusterBroker(cluster, brokerName string) {
 	if found {
 		return
 	}
-	next := make([]string, 0, len(names)+1)
-	next = append(next, names[:i]...)
-	next = append(next, brokerName)
-	next = append(next, names[i:]...)
-	t.ownClusters()[cluster] = next
+	t.ownClusters()[cluster] = slices.Insert(t.ownNames(cluster, names), i, brokerName)
 }
 
 // removeClusterBroker removes brokerName from the set of cluster, and the
@@ -123,10 +125,19 @@ func (t *txn) removeClusterBroker(cluster, brokerName string) {
 		delete(t.ownClusters(), cluster)
 		return
 	}
-	next := make([]string, 0, len(names)-1)
-	next = append(next, names[:i]...)
-	next = append(next, names[i+1:]...)
-	t.ownClusters()[cluster] = next
+	t.ownClusters()[cluster] = slices.Delete(t.ownNames(cluster, names), i, i+1)
+}
+
+// ownNames returns a name list of cluster this transaction may edit in place.
+func (t *txn) ownNames(cluster string, names []string) []string {
+	if _, fresh := t.freshNames[cluster]; fresh {
+		return names
+	}
+	if t.freshNames == nil {
+		t.freshNames = map[string]struct{}{}
+	}
+	t.freshNames[cluster] = struct{}{}
+	return slices.Clone(names)
 }
 
 // setFilterServers stores (non-empty) or removes the filter servers of key.

@@ -1,5 +1,7 @@
 package route
 
+import "slices"
+
 // Every change to topicQueueTable goes through the three txn methods below,
 // which keep Manager.brokerTopics and Manager.topicsEpoch in step with it.
 
@@ -12,7 +14,16 @@ func (t *txn) putQueueData(topic string, qd QueueData) bool {
 		return false
 	}
 	t.edit()
-	t.topics.set(topic, entry.withQueueData(qd))
+	if t.isFresh(entry) {
+		i, _ := entry.queueDataIndex(qd.BrokerName)
+		if had {
+			entry.queueDatas[i] = qd
+		} else {
+			entry.queueDatas = slices.Insert(entry.queueDatas, i, qd)
+		}
+	} else {
+		t.setTopic(topic, entry.withQueueData(qd))
+	}
 	if !had {
 		t.m.indexBrokerTopic(qd.BrokerName, topic, true)
 	}
@@ -22,35 +33,61 @@ func (t *txn) putQueueData(topic string, qd QueueData) bool {
 // removeQueueData removes brokerName's queue data from topic, and the topic
 // when nothing is left.
 func (t *txn) removeQueueData(topic, brokerName string) bool {
+	return t.removeQueueDatas(topic, func(name string) bool { return name == brokerName }) > 0
+}
+
+// removeQueueDatas removes the queue data of every broker name gone says
+// yes to, in one copy of the topic, and returns how many went.
+func (t *txn) removeQueueDatas(topic string, gone func(brokerName string) bool) int {
 	entry, ok := t.view().topics.get(topic)
 	if !ok {
-		return false
+		return 0
 	}
-	if _, had := entry.queueData(brokerName); !had {
-		return false
+	removed := 0
+	for _, qd := range entry.queueDatas {
+		if gone(qd.BrokerName) {
+			removed++
+			t.m.indexBrokerTopic(qd.BrokerName, topic, false)
+		}
 	}
+	if removed == 0 {
+		return 0
+	}
+	kept := entry.queueDatas
+	if !t.isFresh(entry) {
+		kept = slices.Clone(kept)
+	}
+	kept = slices.DeleteFunc(kept, func(qd QueueData) bool { return gone(qd.BrokerName) })
 	t.edit()
-	if next := entry.withoutQueueData(brokerName); next != nil {
-		t.topics.set(topic, next)
-	} else {
+	switch {
+	case len(kept) == 0:
 		t.topics.delete(topic)
+	case t.isFresh(entry):
+		entry.queueDatas = kept
+	default:
+		t.setTopic(topic, &topicEntry{queueDatas: kept})
 	}
-	t.m.indexBrokerTopic(brokerName, topic, false)
-	return true
+	return removed
 }
 
 // deleteTopic removes a topic with all its queue data.
 func (t *txn) deleteTopic(topic string) bool {
-	entry, ok := t.view().topics.get(topic)
-	if !ok {
-		return false
+	return t.removeQueueDatas(topic, func(string) bool { return true }) > 0
+}
+
+// setTopic stores an entry this transaction created.
+func (t *txn) setTopic(topic string, entry *topicEntry) {
+	if t.freshTopics == nil {
+		t.freshTopics = map[*topicEntry]struct{}{}
 	}
-	t.edit()
-	t.topics.delete(topic)
-	for _, qd := range entry.queueDatas {
-		t.m.indexBrokerTopic(qd.BrokerName, topic, false)
-	}
-	return true
+	t.freshTopics[entry] = struct{}{}
+	t.topics.set(topic, entry)
+}
+
+// isFresh says whether entry was created by this transaction.
+func (t *txn) isFresh(entry *topicEntry) bool {
+	_, fresh := t.freshTopics[entry]
+	return entry != nil && fresh
 }
 
 // indexBrokerTopic records that brokerName now has (or no longer has) queue

@@ -144,10 +144,17 @@ func (t *txn) removeMember(req UnregisterRequest) (removedName, minChanged bool)
 // reduced name without group is skipped (quirk Q17 fixed: Java fails there
 // and skips the rest).
 func (m *Manager) cleanTopics(t *txn, removedNames, reducedNames map[string]struct{}) {
+	affected := map[string]struct{}{}
 	for brokerName := range removedNames {
-		for _, topic := range m.topicsOf(brokerName) {
-			t.removeQueueData(topic, brokerName)
+		for topic := range m.brokerTopics[brokerName] {
+			affected[topic] = struct{}{}
 		}
+	}
+	for topic := range affected { // each topic copied once for all its removed brokers
+		t.removeQueueDatas(topic, func(brokerName string) bool {
+			_, removed := removedNames[brokerName]
+			return removed
+		})
 	}
 	for brokerName := range reducedNames {
 		group, ok := t.view().groups.get(brokerName)

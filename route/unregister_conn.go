@@ -55,8 +55,10 @@ func (m *Manager) removeLiveBrokers(t *txn, entries []*liveBroker) []RemovedBrok
 		if change, ok := outcome.notify[removed[i].BrokerName]; ok && change.OfflineBrokerAddr == removed[i].BrokerAddr {
 			removed[i].MinBrokerIDChange = &change
 		}
-		log.WithFields(log.Fields{"cluster": removed[i].ClusterName, "brokerAddr": removed[i].BrokerAddr,
-			"brokerName": removed[i].BrokerName}).Info("broker unregistered")
+		if log.IsLevelEnabled(log.InfoLevel) {
+			log.WithFields(log.Fields{"cluster": removed[i].ClusterName, "brokerAddr": removed[i].BrokerAddr,
+				"brokerName": removed[i].BrokerName}).Info("broker unregistered")
+		}
 	}
 	return removed
 }

@@ -1,0 +1,5 @@
+package route
+
+import "runtime"
+
+func numProcs() int { return runtime.GOMAXPROCS(0) }
