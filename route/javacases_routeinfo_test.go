@@ -83,13 +83,7 @@ func singleTopicManager(t *testing.T, brokerName string, perm int32) *Manager {
 }
 
 func TestRouteInfoManagerTest_testWipeWritePermOfBrokerByLock(t *testing.T) {
-	m := singleTopicManager(t, "broker-a", PermRead|PermWrite)
-	if n := m.WipeWritePerm("broker-a"); n != 1 {
-		t.Fatalf("wipe count = %d, want 1", n)
-	}
-	if perm := mustRoute(t, m, "topic-0").QueueDatas[0].Perm; perm != PermRead {
-		t.Fatalf("perm = %d, want %d", perm, PermRead)
-	}
+	checkPermChange(t, "broker-a", PermRead|PermWrite, (*Manager).WipeWritePerm, PermRead)
 }
 
 func TestRouteInfoManagerTest_testPickupTopicRouteData(t *testing.T) {
@@ -136,33 +130,16 @@ func TestRouteInfoManagerTest_testGetHasUnitSubUnUnitTopicList(t *testing.T) {
 }
 
 func TestRouteInfoManagerTest_testAddWritePermOfBrokerByLock(t *testing.T) {
-	m := singleTopicManager(t, "broker-a", PermRead)
-	if n := m.AddWritePerm("broker-a"); n != 1 {
-		t.Fatalf("add count = %d, want 1", n)
-	}
-	if perm := mustRoute(t, m, "topic-0").QueueDatas[0].Perm; perm != PermRead|PermWrite {
-		t.Fatalf("perm = %d, want 6", perm)
-	}
+	checkPermChange(t, "broker-a", PermRead, (*Manager).AddWritePerm, PermRead|PermWrite)
 }
 
 func TestRouteInfoManagerBrokerPermTest_testAddWritePermOfBrokerByLock(t *testing.T) {
-	m := singleTopicManager(t, "broker-0", PermRead)
-	if n := m.AddWritePerm("broker-0"); n != 1 {
-		t.Fatalf("add count = %d, want 1", n)
-	}
-	if perm := mustRoute(t, m, "topic-0").QueueDatas[0].Perm; perm != PermRead|PermWrite {
-		t.Fatalf("perm = %d, want 6", perm)
-	}
+	checkPermChange(t, "broker-0", PermRead, (*Manager).AddWritePerm, PermRead|PermWrite)
 }
 
+// An already read-only topic is counted too.
 func TestRouteInfoManagerBrokerPermTest_testWipeWritePermOfBrokerByLock(t *testing.T) {
-	m := singleTopicManager(t, "broker-0", PermRead)
-	if n := m.WipeWritePerm("broker-0"); n != 1 {
-		t.Fatalf("wipe count = %d, want 1 (already read-only topics count)", n)
-	}
-	if perm := mustRoute(t, m, "topic-0").QueueDatas[0].Perm; perm != PermRead {
-		t.Fatalf("perm = %d, want 4", perm)
-	}
+	checkPermChange(t, "broker-0", PermRead, (*Manager).WipeWritePerm, PermRead)
 }
 
 // registerTestCluster registers brokers <prefix>-0..n-1, each with members
@@ -354,5 +331,18 @@ func TestBrokerHousekeepingServiceTest_testOnChannelIdle(t *testing.T) {
 	m.ConnectionClosed(b.conn + 1)
 	if len(m.ClusterInfo().BrokerAddrTable) != 1 {
 		t.Fatal("idle event of another connection removed the broker")
+	}
+}
+
+// checkPermChange gives brokerName one topic at perm, applies change and
+// expects a count of 1 and wantPerm.
+func checkPermChange(t *testing.T, brokerName string, perm int32, change func(*Manager, string) int, wantPerm int32) {
+	t.Helper()
+	m := singleTopicManager(t, brokerName, perm)
+	if n := change(m, brokerName); n != 1 {
+		t.Fatalf("count = %d, want 1", n)
+	}
+	if got := mustRoute(t, m, "topic-0").QueueDatas[0].Perm; got != wantPerm {
+		t.Fatalf("perm = %d, want %d", got, wantPerm)
 	}
 }
