@@ -36,7 +36,7 @@ func (m *Manager) TopicsByCluster(cluster string) TopicList {
 // SystemTopicList lists every cluster name and broker name of the cluster
 // table (brokers create topics with those names), with BrokerAddr set to one
 // broker address (GET_SYSTEM_TOPIC_LIST_FROM_NS): the smallest-id member of
-// the first group, by name, that has one.
+// the first group, in Java's hash order of brokerAddrTable, that has one.
 func (m *Manager) SystemTopicList() TopicList {
 	s := m.current.Load()
 	seen := map[string]struct{}{}
