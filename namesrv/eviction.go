@@ -17,7 +17,7 @@ type evictionJob struct {
 	cron *cron.Cron
 }
 
-func startEviction(routes *route.Manager, brokers *brokerConns, interval time.Duration, log *logrus.Entry) (*evictionJob, error) {
+func startEviction(routes *route.Manager, brokers *brokerConns, n *notifier, interval time.Duration, log *logrus.Entry) (*evictionJob, error) {
 	if interval <= 0 {
 		interval = 5 * time.Second
 	}
@@ -25,7 +25,7 @@ func startEviction(routes *route.Manager, brokers *brokerConns, interval time.Du
 	// Recover turns a panicking run into a log line; SkipIfStillRunning keeps a
 	// slow run from piling up runs behind it. Later runs go on either way.
 	c := cron.New(cron.WithLogger(logger), cron.WithChain(cron.Recover(logger), cron.SkipIfStillRunning(logger)))
-	_, err := c.AddFunc(fmt.Sprintf("@every %s", interval), func() { scanNotActiveBrokers(routes, brokers, log, time.Now()) })
+	_, err := c.AddFunc(fmt.Sprintf("@every %s", interval), func() { scanNotActiveBrokers(routes, brokers, n, log, time.Now()) })
 	if err != nil {
 		return nil, fmt.Errorf("namesrv: schedule eviction every %s: %w", interval, err)
 	}
@@ -34,12 +34,14 @@ func startEviction(routes *route.Manager, brokers *brokerConns, interval time.Du
 }
 
 // scanNotActiveBrokers is one run of the job.
-func scanNotActiveBrokers(routes *route.Manager, brokers *brokerConns, log *logrus.Entry, now time.Time) {
-	for _, b := range routes.ScanExpired(now) {
+func scanNotActiveBrokers(routes *route.Manager, brokers *brokerConns, n *notifier, log *logrus.Entry, now time.Time) {
+	removed := routes.ScanExpired(now)
+	for _, b := range removed {
 		log.WithFields(logrus.Fields{"cluster": b.ClusterName, "brokerName": b.BrokerName, "brokerAddr": b.BrokerAddr}).
 			Warn("broker expired: no registration or heartbeat within its timeout, removed")
 		brokers.close(b.Conn)
 	}
+	n.sendRemoved(removed)
 }
 
 // stop waits for a running scan to finish, within ctx.

@@ -45,6 +45,16 @@ func (n *notifier) send(events []route.MinBrokerIDChange) {
 	}
 }
 
+// sendRemoved queues the notifications that removing brokers (connection
+// close, expiry) produced; it never blocks.
+func (n *notifier) sendRemoved(removed []route.RemovedBroker) {
+	for _, b := range removed {
+		if b.MinBrokerIDChange != nil {
+			n.send([]route.MinBrokerIDChange{*b.MinBrokerIDChange})
+		}
+	}
+}
+
 func (n *notifier) close() {
 	n.once.Do(func() { close(n.queue) })
 	<-n.done

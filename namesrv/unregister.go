@@ -103,10 +103,12 @@ func (w *unregisterWorker) applyPending() {
 	w.mu.Unlock()
 
 	for _, c := range closed {
-		for _, b := range w.routes.ConnectionClosed(c.id) {
+		removed := w.routes.ConnectionClosed(c.id)
+		for _, b := range removed {
 			w.log.WithFields(logrus.Fields{"cluster": b.ClusterName, "brokerName": b.BrokerName,
 				"brokerAddr": b.BrokerAddr, "peer": c.peer}).Info("broker connection closed, broker removed")
 		}
+		w.notifier.sendRemoved(removed)
 	}
 	if len(requests) > 0 {
 		events := w.routes.UnregisterBrokers(requests)
