@@ -1,0 +1,332 @@
+package namesrv
+
+import (
+	"context"
+	"encoding/binary"
+	"fmt"
+	"hash/crc32"
+	"io"
+	"net"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/sirupsen/logrus"
+	logtest "github.com/sirupsen/logrus/hooks/test"
+
+	"github.com/gonamesrv/gonamesrv/namesrv/config"
+	"github.com/gonamesrv/gonamesrv/remoting"
+	"github.com/gonamesrv/gonamesrv/route"
+)
+
+// testServer is one in-process NameServer on a loopback port, with a client
+// connected to it and a hook that keeps every log entry.
+type testServer struct {
+	ns     *NameServer
+	logger *logrus.Logger
+	hook   *logtest.Hook
+	client *remoting.Client
+}
+
+// startServer builds a NameServer on 127.0.0.1 port 0 with its files under
+// t.TempDir(); configure (may be nil) changes the defaults first. The server
+// and the client are stopped when the test ends.
+func startServer(t *testing.T, configure func(cfg *config.Config)) *testServer {
+	t.Helper()
+	dir := t.TempDir()
+	cfg := config.Default()
+	cfg.BindAddress = "127.0.0.1"
+	cfg.ListenPort = 0
+	cfg.KvConfigPath = filepath.Join(dir, "kvConfig.json")
+	cfg.ConfigStorePath = filepath.Join(dir, "namesrv.properties")
+	if configure != nil {
+		configure(cfg)
+	}
+	logger, hook := logtest.NewNullLogger()
+	log := logrus.NewEntry(logger)
+	ns, err := New(config.NewSettings(cfg, log.WithField("component", "config")), log)
+	if err != nil {
+		t.Fatalf("start name server: %v", err)
+	}
+	t.Cleanup(func() {
+		if err := ns.Shutdown(context.Background()); err != nil {
+			t.Errorf("shutdown: %v", err)
+		}
+	})
+	return &testServer{ns: ns, logger: logger, hook: hook, client: newClient(t, ns.Addr().String())}
+}
+
+func (s *testServer) addr() string { return s.ns.Addr().String() }
+
+// newClient returns a client on its own TCP connection, closed at test end.
+func newClient(t *testing.T, addr string) *remoting.Client {
+	t.Helper()
+	c := remoting.NewClient(addr, remoting.ClientConfig{})
+	t.Cleanup(func() { _ = c.Close() })
+	return c
+}
+
+// testContext bounds one call; no test waits on the network longer than this.
+func testContext(t *testing.T) context.Context {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	t.Cleanup(cancel)
+	return ctx
+}
+
+// invoke sends one request and fails the test on a transport error.
+func invoke(t *testing.T, c *remoting.Client, req *remoting.Command) *remoting.Command {
+	t.Helper()
+	resp, err := c.Invoke(testContext(t), req)
+	if err != nil {
+		t.Fatalf("invoke %s on %s: %v", remoting.RequestCodeName(req.Code), c.Addr(), err)
+	}
+	return resp
+}
+
+// call is invoke on the server's own client for a request built from its parts.
+func (s *testServer) call(t *testing.T, code int32, ext map[string]string, body []byte) *remoting.Command {
+	t.Helper()
+	return invoke(t, s.client, remoting.NewRequest(code, ext, body))
+}
+
+func mustCode(t *testing.T, resp *remoting.Command, want int32) {
+	t.Helper()
+	if resp.Code != want {
+		t.Fatalf("code %d remark %q, want code %d", resp.Code, resp.Remark, want)
+	}
+}
+
+// mustRefuse checks a SYSTEM_ERROR answer whose remark contains want.
+func mustRefuse(t *testing.T, resp *remoting.Command, want string) {
+	t.Helper()
+	if resp.Code != remoting.SYSTEM_ERROR || !strings.Contains(resp.Remark, want) {
+		t.Fatalf("code %d remark %q, want code 1 with a remark containing %q", resp.Code, resp.Remark, want)
+	}
+}
+
+// fakeBroker describes one broker registration as a Java 5.x broker sends it
+// (protocol.md 7.3).
+type fakeBroker struct {
+	cluster, name, addr, haAddr, zone string
+	id                                int64
+	topics                            map[string]int32 // topic -> read and write queue count
+	version                           route.DataVersion
+	timeoutMillis                     int64 // 0: not sent (server default 120 s)
+}
+
+// wrapper is the broker's topic table.
+func (b fakeBroker) wrapper() route.TopicConfigSerializeWrapper {
+	w := route.TopicConfigSerializeWrapper{DataVersion: b.version, TopicConfigTable: map[string]route.TopicConfig{}}
+	for topic, queues := range b.topics {
+		tc := route.NewTopicConfig(topic)
+		tc.ReadQueueNums, tc.WriteQueueNums = queues, queues
+		w.TopicConfigTable[topic] = tc
+	}
+	return w
+}
+
+// body is the RegisterBrokerBody JSON (request version >= 37).
+func (b fakeBroker) body() []byte {
+	return route.EncodeRegisterBrokerBody(nil, &route.RegisterBrokerBody{
+		TopicConfigSerializeWrapper: b.wrapper(), FilterServerList: []string{}}, b.version)
+}
+
+// compressedBody is the binary RegisterBrokerBody layout (protocol.md 3.8).
+func (b fakeBroker) compressedBody(t *testing.T) []byte {
+	t.Helper()
+	raw, err := route.EncodeCompressedRegisterBrokerBody(&route.RegisterBrokerBody{
+		TopicConfigSerializeWrapper: b.wrapper(), FilterServerList: []string{}})
+	if err != nil {
+		t.Fatalf("compress body: %v", err)
+	}
+	return raw
+}
+
+// requestWith builds REGISTER_BROKER around body, with its CRC.
+func (b fakeBroker) requestWith(body []byte) *remoting.Command {
+	ext := map[string]string{
+		"brokerName": b.name, "brokerAddr": b.addr, "clusterName": b.cluster, "haServerAddr": b.haAddr,
+		"brokerId": strconv.FormatInt(b.id, 10), "enableActingMaster": "false", "compressed": "false",
+		"bodyCrc32": strconv.FormatUint(uint64(crc32.ChecksumIEEE(body)&0x7FFFFFFF), 10),
+	}
+	if b.timeoutMillis > 0 {
+		ext["heartbeatTimeoutMillis"] = strconv.FormatInt(b.timeoutMillis, 10)
+	}
+	if b.zone != "" {
+		ext["__ZONE_NAME"] = b.zone
+	}
+	req := remoting.NewRequest(remoting.REGISTER_BROKER, ext, body)
+	req.Language = remoting.JAVA
+	return req
+}
+
+func (b fakeBroker) registerRequest() *remoting.Command { return b.requestWith(b.body()) }
+
+// identity is the header of UNREGISTER_BROKER and QUERY_DATA_VERSION.
+func (b fakeBroker) identity() map[string]string {
+	return map[string]string{"brokerName": b.name, "brokerAddr": b.addr, "clusterName": b.cluster,
+		"brokerId": strconv.FormatInt(b.id, 10)}
+}
+
+func register(t *testing.T, c *remoting.Client, b fakeBroker) *remoting.Command {
+	t.Helper()
+	resp := invoke(t, c, b.registerRequest())
+	mustCode(t, resp, remoting.SUCCESS)
+	return resp
+}
+
+// javaDefaultBroker is the broker RequestProcessorTest pre-loads (protocol.md
+// 9.6): id 1234 with acting master given as false is the prime slave of its
+// group, so its topics are routed.
+var javaDefaultBroker = fakeBroker{cluster: "default-cluster", name: "default-broker", addr: "127.0.0.1:10911",
+	haAddr: "127.0.0.1:10912", id: 1234, topics: map[string]int32{"unit-test0": 8, "unit-test1": 8},
+	version: route.DataVersion{Counter: 10, Timestamp: 100}}
+
+var (
+	brokerAMaster = fakeBroker{cluster: "DefaultCluster", name: "broker-a", addr: "127.0.0.1:10911", haAddr: "127.0.0.1:10912",
+		id: 0, topics: map[string]int32{"TopicTest": 8, "TopicA": 4}, version: route.DataVersion{Counter: 1, Timestamp: 1700000000000}}
+	brokerASlave = fakeBroker{cluster: "DefaultCluster", name: "broker-a", addr: "127.0.0.1:10921", haAddr: "127.0.0.1:10922",
+		id: 1, topics: map[string]int32{"TopicTest": 8, "TopicA": 4}, version: route.DataVersion{Counter: 1, Timestamp: 1700000000000}}
+	brokerB = fakeBroker{cluster: "DefaultCluster", name: "broker-b", addr: "127.0.0.1:10931", haAddr: "127.0.0.1:10932",
+		id: 0, topics: map[string]int32{"TopicTest": 4, "TopicB": 2}, version: route.DataVersion{Counter: 1, Timestamp: 1700000001000}}
+)
+
+// routeQuery asks for a topic's route as a client of the given version.
+func routeQuery(t *testing.T, c *remoting.Client, topic string, version int32, ext ...string) *remoting.Command {
+	t.Helper()
+	fields := map[string]string{"topic": topic}
+	for i := 0; i+1 < len(ext); i += 2 {
+		fields[ext[i]] = ext[i+1]
+	}
+	req := remoting.NewRequest(remoting.GET_ROUTEINFO_BY_TOPIC, fields, nil)
+	req.Version = version
+	return invoke(t, c, req)
+}
+
+func decodeRoute(t *testing.T, resp *remoting.Command) *route.TopicRouteData {
+	t.Helper()
+	mustCode(t, resp, remoting.SUCCESS)
+	data, err := route.DecodeTopicRouteData(resp.Body)
+	if err != nil {
+		t.Fatalf("decode route %q: %v", resp.Body, err)
+	}
+	return data
+}
+
+// routeBrokerNames lists the broker names of a route's broker datas and queue datas.
+func routeBrokerNames(data *route.TopicRouteData) (brokers, queues []string) {
+	for _, b := range data.BrokerDatas {
+		brokers = append(brokers, b.BrokerName)
+	}
+	for _, q := range data.QueueDatas {
+		queues = append(queues, q.BrokerName)
+	}
+	return brokers, queues
+}
+
+// topicExists asks the route manager directly, without the wire.
+func (s *testServer) topicExists(topic string) bool {
+	_, ok := s.ns.routes.PickupTopicRouteData(topic)
+	return ok
+}
+
+// eventually polls cond until it returns nil or the deadline passes: for
+// work the server applies asynchronously (the unregistration worker).
+func eventually(t *testing.T, what string, cond func() error) {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		err := cond()
+		if err == nil {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%s: still not true after 10 s: %v", what, err)
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}
+
+// logged reports whether the hook saw an entry with that message at level.
+func logged(hook *logtest.Hook, level logrus.Level, message string) bool {
+	for _, e := range hook.AllEntries() {
+		if e.Level == level && e.Message == message {
+			return true
+		}
+	}
+	return false
+}
+
+// countLogged counts the entries with that message.
+func countLogged(hook *logtest.Hook, message string) int {
+	n := 0
+	for _, e := range hook.AllEntries() {
+		if e.Message == message {
+			n++
+		}
+	}
+	return n
+}
+
+// rawConn is a bare TCP connection speaking frames, for what the client
+// hides: one-way requests that must get no answer, a connection the server
+// closes.
+type rawConn struct {
+	t    *testing.T
+	conn net.Conn
+}
+
+func dialRaw(t *testing.T, addr string) *rawConn {
+	t.Helper()
+	conn, err := net.Dial("tcp", addr)
+	if err != nil {
+		t.Fatalf("dial %s: %v", addr, err)
+	}
+	t.Cleanup(func() { _ = conn.Close() })
+	return &rawConn{t: t, conn: conn}
+}
+
+func (r *rawConn) send(cmd *remoting.Command) {
+	r.t.Helper()
+	frame, err := remoting.Encode(cmd)
+	if err != nil {
+		r.t.Fatalf("encode: %v", err)
+	}
+	if _, err := r.conn.Write(frame); err != nil {
+		r.t.Fatalf("write: %v", err)
+	}
+}
+
+// read returns the next frame from the server, or the read error (io.EOF
+// once the server closed the connection).
+func (r *rawConn) read() (*remoting.Command, error) {
+	_ = r.conn.SetReadDeadline(time.Now().Add(10 * time.Second))
+	var length [4]byte
+	if _, err := io.ReadFull(r.conn, length[:]); err != nil {
+		return nil, err
+	}
+	frame := make([]byte, binary.BigEndian.Uint32(length[:]))
+	if _, err := io.ReadFull(r.conn, frame); err != nil {
+		return nil, err
+	}
+	cmd, err := remoting.DecodeFrame(frame)
+	if err != nil {
+		return nil, fmt.Errorf("decode frame: %w", err)
+	}
+	return cmd, nil
+}
+
+// invoke sends a request with the given opaque and reads one answer.
+func (r *rawConn) invoke(cmd *remoting.Command, opaque int32) *remoting.Command {
+	r.t.Helper()
+	cmd.Opaque = opaque
+	r.send(cmd)
+	resp, err := r.read()
+	if err != nil {
+		r.t.Fatalf("read answer to %s: %v", remoting.RequestCodeName(cmd.Code), err)
+	}
+	return resp
+}
