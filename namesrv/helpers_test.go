@@ -3,6 +3,7 @@ package namesrv
 import (
 	"context"
 	"encoding/binary"
+	"errors"
 	"fmt"
 	"hash/crc32"
 	"io"
@@ -232,6 +233,10 @@ func (s *testServer) topicExists(topic string) bool {
 	_, ok := s.ns.routes.PickupTopicRouteData(topic)
 	return ok
 }
+
+// errStillThere is what an eventually condition answers while the state it
+// waits to disappear is still present.
+var errStillThere = errors.New("still there")
 
 // eventually polls cond until it returns nil or the deadline passes: for
 // work the server applies asynchronously (the unregistration worker).

@@ -1,0 +1,369 @@
+package namesrv
+
+import (
+	"maps"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/sirupsen/logrus"
+
+	"github.com/gonamesrv/gonamesrv/namesrv/config"
+	"github.com/gonamesrv/gonamesrv/namesrv/kvconfig"
+	"github.com/gonamesrv/gonamesrv/remoting"
+	"github.com/gonamesrv/gonamesrv/route"
+)
+
+// TestProcessRequest_RegisterBroker covers testProcessRequest_RegisterBroker
+// and testProcessRequest_RegisterBrokerWithFilterServer (request version 100).
+func TestProcessRequest_RegisterBroker(t *testing.T) {
+	broker := fakeBroker{cluster: "cluster", name: "broker", addr: "10.10.1.1", id: 2333,
+		topics: map[string]int32{"t1": 4, "t2": 4}, version: route.DataVersion{Counter: 1, Timestamp: 1}}
+	cases := []struct {
+		name    string
+		version int32
+	}{
+		{"testProcessRequest_RegisterBroker", remoting.CurrentVersion},
+		{"testProcessRequest_RegisterBrokerWithFilterServer", 100},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			s := startServer(t, nil)
+			req := broker.registerRequest()
+			req.Version = tc.version
+			resp := invoke(t, s.client, req)
+			mustCode(t, resp, remoting.SUCCESS)
+			if resp.Remark != "" {
+				t.Fatalf("remark %q, want none", resp.Remark)
+			}
+			got := s.ns.routes.ClusterInfo().BrokerAddrTable["broker"].BrokerAddrs
+			if !maps.Equal(got, map[int64]string{2333: "10.10.1.1"}) {
+				t.Fatalf("broker table addresses %v, want {2333: 10.10.1.1}", got)
+			}
+		})
+	}
+}
+
+// TestProcessRequest_UnregisterBroker: Java asserts that the broker table is
+// still non-empty right after the answer, which only says the worker had not
+// run yet (a race); the outcome that matters is that the broker goes away.
+func TestProcessRequest_UnregisterBroker(t *testing.T) {
+	s := startServer(t, nil)
+	register(t, s.client, brokerAMaster)
+	resp := s.call(t, remoting.UNREGISTER_BROKER, brokerAMaster.identity(), nil)
+	mustCode(t, resp, remoting.SUCCESS)
+	if resp.Remark != "" {
+		t.Fatalf("remark %q, want none", resp.Remark)
+	}
+	eventually(t, "broker-a removed by the unregistration worker", func() error {
+		if _, ok := s.ns.routes.ClusterInfo().BrokerAddrTable["broker-a"]; ok || s.topicExists("TopicA") {
+			return errStillThere
+		}
+		return nil
+	})
+}
+
+func TestQueryDataVersion(t *testing.T) {
+	s := startServer(t, nil)
+	register(t, s.client, brokerAMaster)
+	stored := brokerAMaster.version
+	unknown := brokerB
+	cases := []struct {
+		name        string
+		broker      fakeBroker
+		body        []byte
+		wantChanged string
+		wantBody    bool
+	}{
+		// testQueryDataVersion: unknown broker, no body.
+		{"unknown broker without body", unknown, nil, "true", false},
+		{"same version", brokerAMaster, route.EncodeDataVersion(nil, stored), "false", true},
+		{"other version", brokerAMaster, route.EncodeDataVersion(nil, route.DataVersion{Counter: 2, Timestamp: stored.Timestamp}), "true", true},
+		{"known broker without body", brokerAMaster, nil, "true", true},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			resp := s.call(t, remoting.QUERY_DATA_VERSION, tc.broker.identity(), tc.body)
+			mustCode(t, resp, remoting.SUCCESS)
+			if resp.ExtFields["changed"] != tc.wantChanged {
+				t.Fatalf("changed %q, want %s", resp.ExtFields["changed"], tc.wantChanged)
+			}
+			if !tc.wantBody {
+				if len(resp.Body) != 0 {
+					t.Fatalf("body %q for an unknown broker, want none", resp.Body)
+				}
+				return
+			}
+			if got, err := route.DecodeDataVersion(resp.Body); err != nil || got != stored {
+				t.Fatalf("body %q (%v), want the stored version %+v", resp.Body, err, stored)
+			}
+		})
+	}
+}
+
+func TestBrokerHeartBeat(t *testing.T) {
+	s := startServer(t, nil)
+	register(t, s.client, brokerAMaster)
+	ext := map[string]string{"clusterName": brokerAMaster.cluster, "brokerAddr": brokerAMaster.addr, "brokerName": brokerAMaster.name}
+	mustCode(t, s.call(t, remoting.BROKER_HEARTBEAT, ext, nil), remoting.SUCCESS)
+	unknown := map[string]string{"clusterName": "c", "brokerAddr": "10.0.0.9:1", "brokerName": "x"}
+	mustCode(t, s.call(t, remoting.BROKER_HEARTBEAT, unknown, nil), remoting.SUCCESS)
+}
+
+// TestBrokerHeartbeatOnewayNotAnswered: Java brokers send BROKER_HEARTBEAT
+// one-way; the first frame back on the connection must be the answer to the
+// request sent after it.
+func TestBrokerHeartbeatOnewayNotAnswered(t *testing.T) {
+	s := startServer(t, nil)
+	conn := dialRaw(t, s.addr())
+	heartbeat := remoting.NewRequest(remoting.BROKER_HEARTBEAT,
+		map[string]string{"clusterName": "c", "brokerAddr": "10.0.0.9:1", "brokerName": "x"}, nil)
+	heartbeat.MarkOneway()
+	heartbeat.Opaque = 1
+	conn.send(heartbeat)
+	resp := conn.invoke(remoting.NewRequest(remoting.GET_BROKER_CLUSTER_INFO, nil, nil), 2)
+	if resp.Opaque != 2 {
+		t.Fatalf("first frame back has opaque %d code %d: the one-way heartbeat was answered", resp.Opaque, resp.Code)
+	}
+}
+
+func TestWriteperm(t *testing.T) {
+	s := startServer(t, nil)
+	register(t, s.client, brokerAMaster)
+	header := map[string]string{"brokerName": "broker-a"}
+	steps := []struct {
+		name     string
+		code     int32
+		countKey string
+		count    string
+		perm     int32
+	}{
+		{"testWipeWritePermOfBroker", remoting.WIPE_WRITE_PERM_OF_BROKER, "wipeTopicCount", "2", route.PermRead},
+		{"testAddWritePermOfBroker", remoting.ADD_WRITE_PERM_OF_BROKER, "addTopicCount", "2", route.PermRead | route.PermWrite},
+	}
+	for _, step := range steps {
+		t.Run(step.name, func(t *testing.T) {
+			resp := s.call(t, step.code, header, nil)
+			mustCode(t, resp, remoting.SUCCESS)
+			if resp.ExtFields[step.countKey] != step.count {
+				t.Fatalf("ext %v, want %s=%s", resp.ExtFields, step.countKey, step.count)
+			}
+			if perm := decodeRoute(t, routeQuery(t, s.client, "TopicTest", 479)).QueueDatas[0].Perm; perm != step.perm {
+				t.Fatalf("perm %d, want %d", perm, step.perm)
+			}
+			unknown := s.call(t, step.code, map[string]string{"brokerName": "nobody"}, nil)
+			if unknown.Code != remoting.SUCCESS || unknown.ExtFields[step.countKey] != "0" {
+				t.Fatalf("unknown broker: code %d ext %v, want 0 and count 0", unknown.Code, unknown.ExtFields)
+			}
+		})
+	}
+}
+
+func TestDeleteTopicInNamesrv(t *testing.T) {
+	s := startServer(t, nil)
+	register(t, s.client, brokerAMaster)
+	mustCode(t, s.call(t, remoting.DELETE_TOPIC_IN_NAMESRV, map[string]string{"topic": "TopicA", "clusterName": "unknown"}, nil), remoting.SUCCESS)
+	if !s.topicExists("TopicA") {
+		t.Fatal("a delete for an unknown cluster removed the topic")
+	}
+	mustCode(t, s.call(t, remoting.DELETE_TOPIC_IN_NAMESRV, map[string]string{"topic": "TopicA"}, nil), remoting.SUCCESS)
+	if s.topicExists("TopicA") || !s.topicExists("TopicTest") {
+		t.Fatalf("after deleting TopicA: TopicA exists %v, TopicTest exists %v", s.topicExists("TopicA"), s.topicExists("TopicTest"))
+	}
+}
+
+func TestRegisterTopicInNamesrv(t *testing.T) {
+	s := startServer(t, nil)
+	register(t, s.client, brokerAMaster)
+	routeBody := func(brokerName string) []byte {
+		return route.EncodeTopicRouteData(nil, &route.TopicRouteData{QueueDatas: []route.QueueData{
+			{BrokerName: brokerName, ReadQueueNums: 2, WriteQueueNums: 2, Perm: route.DefaultPerm}}}, false)
+	}
+	cases := []struct {
+		name      string
+		topic     string
+		body      []byte
+		wantCode  int32
+		wantRoute bool
+	}{
+		{"known broker", "NewTopic", routeBody("broker-a"), remoting.SUCCESS, true},
+		{"unknown broker answers 0 and adds nothing", "Orphan", routeBody("nobody"), remoting.SUCCESS, false},
+		{"no body", "Empty", nil, remoting.SUCCESS, false},
+		{"malformed body", "Bad", []byte("{not json"), remoting.SYSTEM_ERROR, false},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			mustCode(t, s.call(t, remoting.REGISTER_TOPIC_IN_NAMESRV, map[string]string{"topic": tc.topic}, tc.body), tc.wantCode)
+			if got := s.topicExists(tc.topic); got != tc.wantRoute {
+				t.Fatalf("topic %s routed %v, want %v", tc.topic, got, tc.wantRoute)
+			}
+		})
+	}
+}
+
+// TestRegisterBrokerRefusals: the refusals answer code 1 with an empty
+// extFields object, as the recorded Java answers show (exchanges 008, 088).
+func TestRegisterBrokerRefusals(t *testing.T) {
+	oneTopic := brokerB
+	oneTopic.topics = map[string]int32{"OnlyOne": 1}
+	cases := []struct {
+		name   string
+		req    func() *remoting.Command
+		remark string
+	}{
+		{"crc mismatch", func() *remoting.Command {
+			req := brokerAMaster.registerRequest()
+			crc, _ := strconv.ParseInt(req.ExtFields["bodyCrc32"], 10, 64)
+			req.ExtFields["bodyCrc32"] = strconv.FormatInt(crc^1, 10)
+			return req
+		}, "crc32 not match"},
+		{"first registration with one topic", oneTopic.registerRequest, "register broker failed"},
+		{"undecodable body", func() *remoting.Command { return brokerAMaster.requestWith([]byte("{broken")) }, decodeFailedRemark},
+		{"negative version", func() *remoting.Command {
+			req := brokerAMaster.registerRequest()
+			req.Version = -1
+			return req
+		}, "invalid request version -1"},
+		{"missing brokerId", func() *remoting.Command {
+			req := brokerAMaster.registerRequest()
+			delete(req.ExtFields, "brokerId")
+			return req
+		}, "brokerId"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			s := startServer(t, nil)
+			resp := invoke(t, s.client, tc.req())
+			if resp.Code != remoting.SYSTEM_ERROR || !strings.Contains(resp.Remark, tc.remark) {
+				t.Fatalf("code %d remark %q, want 1 %q", resp.Code, resp.Remark, tc.remark)
+			}
+			if resp.ExtFields == nil || len(resp.ExtFields) != 0 {
+				t.Fatalf("extFields %v, want present and empty", resp.ExtFields)
+			}
+			if topics := s.ns.routes.AllTopicList().TopicList; len(topics) != 0 {
+				t.Fatalf("a refused registration routed topics %v", topics)
+			}
+		})
+	}
+}
+
+// TestRegisterBrokerBodyFormats: every body layout a broker may send routes
+// the same topics (protocol.md 2.4 step 2).
+func TestRegisterBrokerBodyFormats(t *testing.T) {
+	b := brokerAMaster
+	cases := []struct {
+		name string
+		req  func(t *testing.T) *remoting.Command
+	}{
+		{"json", func(*testing.T) *remoting.Command { return b.registerRequest() }},
+		{"json, version 100", func(*testing.T) *remoting.Command {
+			req := b.registerRequest()
+			req.Version = 100
+			return req
+		}},
+		{"compressed=true", func(t *testing.T) *remoting.Command {
+			req := b.requestWith(b.compressedBody(t))
+			req.ExtFields["compressed"] = "true"
+			return req
+		}},
+		// Quirk Q7: Java brokers send compressed=false with a zlib body.
+		{"zlib body with compressed=false", func(t *testing.T) *remoting.Command { return b.requestWith(b.compressedBody(t)) }},
+		{"old version: bare TopicConfigSerializeWrapper", func(*testing.T) *remoting.Command {
+			w := b.wrapper()
+			req := b.requestWith(route.EncodeTopicConfigSerializeWrapper(nil, &w))
+			req.Version = route.VersionV3_0_11 - 1
+			return req
+		}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			s := startServer(t, nil)
+			mustCode(t, invoke(t, s.client, tc.req(t)), remoting.SUCCESS)
+			for topic, queues := range b.topics {
+				data := decodeRoute(t, routeQuery(t, s.client, topic, 479))
+				if len(data.QueueDatas) != 1 || data.QueueDatas[0].WriteQueueNums != queues || data.BrokerDatas[0].BrokerAddrs[0] != b.addr {
+					t.Fatalf("route of %s: %+v", topic, data)
+				}
+			}
+		})
+	}
+}
+
+// TestRegisterBrokerAnswerAddresses: a master's answer has an empty
+// extFields object; a slave's carries its live master's addresses.
+func TestRegisterBrokerAnswerAddresses(t *testing.T) {
+	s := startServer(t, nil)
+	master := register(t, s.client, brokerAMaster)
+	if master.ExtFields == nil || len(master.ExtFields) != 0 {
+		t.Fatalf("master answer ext %v, want {}", master.ExtFields)
+	}
+	slave := register(t, s.client, brokerASlave)
+	want := map[string]string{"masterAddr": brokerAMaster.addr, "haServerAddr": brokerAMaster.haAddr}
+	if !maps.Equal(slave.ExtFields, want) {
+		t.Fatalf("slave answer ext %v, want %v", slave.ExtFields, want)
+	}
+}
+
+// TestRegisterBrokerReturnsOrderTopicConfig: the ORDER_TOPIC_CONFIG namespace
+// goes back to a registering broker as a KVTable body (protocol.md 2.4 step 6).
+func TestRegisterBrokerReturnsOrderTopicConfig(t *testing.T) {
+	cases := []struct {
+		name      string
+		returnCfg bool
+		putOrder  bool
+		wantBody  bool
+	}{
+		{"namespace exists", true, true, true},
+		{"returnOrderTopicConfigToBroker=false", false, true, false},
+		{"no namespace", true, false, false},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			s := startServer(t, func(cfg *config.Config) { cfg.ReturnOrderTopicConfigToBroker = tc.returnCfg })
+			if tc.putOrder {
+				putKV(t, s, kvconfig.OrderTopicConfigNamespace, "TopicA", "broker-a:4")
+			}
+			resp := register(t, s.client, brokerAMaster)
+			if !tc.wantBody {
+				if len(resp.Body) != 0 {
+					t.Fatalf("body %q, want none", resp.Body)
+				}
+				return
+			}
+			table, err := route.DecodeKVTable(resp.Body)
+			if err != nil || !maps.Equal(table.Table, map[string]string{"TopicA": "broker-a:4"}) {
+				t.Fatalf("body %q (%v), want the order config table", resp.Body, err)
+			}
+		})
+	}
+}
+
+// TestRegisterBrokerUnchangedFastPath: an identical re-registration skips the
+// topic table, but never the work a change since made necessary.
+func TestRegisterBrokerUnchangedFastPath(t *testing.T) {
+	s := startServer(t, nil)
+	s.logger.SetLevel(logrus.DebugLevel)
+	register(t, s.client, brokerAMaster)
+	register(t, s.client, brokerAMaster)
+	if n := countLogged(s.hook, "broker re-registered, unchanged"); n != 1 {
+		t.Fatalf("%d fast-path log lines after an identical re-registration, want 1", n)
+	}
+	if !logged(s.hook, logrus.DebugLevel, "broker re-registered, unchanged") {
+		t.Fatal("the fast-path line is not at debug level")
+	}
+	if data := decodeRoute(t, routeQuery(t, s.client, "TopicA", 479)); data.QueueDatas[0].WriteQueueNums != 4 {
+		t.Fatalf("route after the fast path: %+v", data)
+	}
+
+	mustCode(t, s.call(t, remoting.DELETE_TOPIC_IN_NAMESRV, map[string]string{"topic": "TopicA"}, nil), remoting.SUCCESS)
+	if s.topicExists("TopicA") {
+		t.Fatal("TopicA still routed after DELETE_TOPIC_IN_NAMESRV")
+	}
+	register(t, s.client, brokerAMaster)
+	if !s.topicExists("TopicA") {
+		t.Fatal("the same body registered after DELETE_TOPIC_IN_NAMESRV did not bring TopicA back")
+	}
+	if n := countLogged(s.hook, "broker registered"); n != 2 {
+		t.Fatalf("%d full registrations logged, want 2 (the first and the one after the delete)", n)
+	}
+}
