@@ -22,9 +22,11 @@ func startEviction(routes *route.Manager, brokers *brokerConns, n *notifier, int
 		interval = 5 * time.Second
 	}
 	logger := cronLogger{log}
-	// Recover turns a panicking run into a log line; SkipIfStillRunning keeps a
-	// slow run from piling up runs behind it. Later runs go on either way.
-	c := cron.New(cron.WithLogger(logger), cron.WithChain(cron.Recover(logger), cron.SkipIfStillRunning(logger)))
+	// SkipIfStillRunning keeps a slow run from piling up runs behind it;
+	// Recover, inside it, turns a panicking run into a log line. The order
+	// matters: cron v3.0.1's SkipIfStillRunning hands its token back only when
+	// the job returns, so a panic passing through it would skip every later run.
+	c := cron.New(cron.WithLogger(logger), cron.WithChain(cron.SkipIfStillRunning(logger), cron.Recover(logger)))
 	_, err := c.AddFunc(fmt.Sprintf("@every %s", interval), func() { scanNotActiveBrokers(routes, brokers, n, log, time.Now()) })
 	if err != nil {
 		return nil, fmt.Errorf("namesrv: schedule eviction every %s: %w", interval, err)

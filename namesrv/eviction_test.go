@@ -1,0 +1,141 @@
+package namesrv
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"testing"
+	"time"
+
+	"github.com/sirupsen/logrus"
+	logtest "github.com/sirupsen/logrus/hooks/test"
+
+	"github.com/gonamesrv/gonamesrv/remoting"
+	"github.com/gonamesrv/gonamesrv/route"
+)
+
+// TestScanNotActiveBrokers runs one scan at a time past one broker's timeout
+// and within the other's: the first is removed and its connection closed,
+// the second stays.
+func TestScanNotActiveBrokers(t *testing.T) {
+	s := startServer(t, nil)
+	expiring := brokerB
+	expiring.timeoutMillis = 60_000
+	conn := dialRaw(t, s.addr())
+	mustCode(t, conn.invoke(expiring.registerRequest(), 1), remoting.SUCCESS)
+	register(t, s.client, brokerAMaster) // default timeout, 120 s
+
+	scanNotActiveBrokers(s.ns.routes, s.ns.brokers, s.ns.notifier, s.ns.log, time.Now().Add(90*time.Second))
+
+	if s.topicExists("TopicB") {
+		t.Fatal("the broker past its 60 s timeout is still routed")
+	}
+	if !s.topicExists("TopicA") {
+		t.Fatal("the broker within its 120 s timeout was removed")
+	}
+	if !logged(s.hook, logrus.WarnLevel, "broker expired: no registration or heartbeat within its timeout, removed") {
+		t.Fatal("no log line for the expired broker")
+	}
+	if frame, err := conn.read(); !errors.Is(err, io.EOF) && !isConnReset(err) {
+		t.Fatalf("the expired broker's connection: read frame %v, err %v; want it closed by the server", frame, err)
+	}
+	// The client of the broker that stayed still talks on its connection.
+	mustCode(t, s.call(t, remoting.GET_BROKER_CLUSTER_INFO, nil, nil), remoting.SUCCESS)
+}
+
+func isConnReset(err error) bool {
+	var opErr *net.OpError
+	return errors.As(err, &opErr) && !opErr.Timeout()
+}
+
+// TestEvictionJobSurvivesPanic builds the cron job through startEviction on
+// a nil connection registry, so each run that expires a broker panics when
+// it closes the connection. The panic must be logged and the next run must
+// still happen and expire the next broker. (cron rounds intervals under a
+// second up to one second, so this test takes about two seconds.)
+func TestEvictionJobSurvivesPanic(t *testing.T) {
+	logger, hook := logtest.NewNullLogger()
+	routes := route.NewManager(route.Config{DefaultHeartbeatTimeout: route.DefaultHeartbeatTimeout})
+	n := newNotifier(logrus.NewEntry(logger))
+	t.Cleanup(n.close)
+	job, err := startEviction(routes, nil, n, time.Millisecond, logrus.NewEntry(logger))
+	if err != nil {
+		t.Fatalf("start eviction: %v", err)
+	}
+	t.Cleanup(func() { job.stop(context.Background()) })
+
+	for round, b := range []fakeBroker{brokerAMaster, brokerB} {
+		registerDirect(t, routes, b, 1)
+		eventually(t, fmt.Sprintf("run %d expires %s and its panic is logged", round+1, b.name), func() error {
+			if _, ok := routes.PickupTopicRouteData(b.topicNames()[0]); ok {
+				return errStillThere
+			}
+			if n := countLogged(hook, "panic"); n < round+1 {
+				return fmt.Errorf("%d panics logged", n)
+			}
+			return nil
+		})
+	}
+}
+
+// registerDirect registers b in routes without the wire, with a heartbeat
+// timeout of timeoutMillis.
+func registerDirect(t *testing.T, routes *route.Manager, b fakeBroker, timeoutMillis int64) {
+	t.Helper()
+	body := &route.RegisterBrokerBody{TopicConfigSerializeWrapper: b.wrapper()}
+	_, _, err := routes.RegisterBroker(&route.RegisterBrokerRequest{ClusterName: b.cluster, BrokerAddr: b.addr,
+		BrokerName: b.name, BrokerID: b.id, HeartbeatTimeoutMillis: &timeoutMillis, Body: body, FilterServersGiven: true}, time.Now())
+	if err != nil {
+		t.Fatalf("register %s: %v", b.name, err)
+	}
+}
+
+// topicNames lists the broker's topics that it alone serves in the fixtures
+// (TopicA for broker-a, TopicB for broker-b) first.
+func (b fakeBroker) topicNames() []string {
+	var own, shared []string
+	for topic := range b.topics {
+		if topic == "TopicTest" {
+			shared = append(shared, topic)
+		} else {
+			own = append(own, topic)
+		}
+	}
+	return append(own, shared...)
+}
+
+func TestCronLoggerFields(t *testing.T) {
+	cases := []struct {
+		name string
+		kv   []interface{}
+		want logrus.Fields
+	}{
+		{"pairs", []interface{}{"entry", 1, "now", "x"}, logrus.Fields{"entry": 1, "now": "x"}},
+		{"odd count drops the lone key", []interface{}{"entry", 1, "dangling"}, logrus.Fields{"entry": 1}},
+		{"non-string key", []interface{}{7, true}, logrus.Fields{"7": true}},
+		{"none", nil, logrus.Fields{}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			logger, hook := logtest.NewNullLogger()
+			logger.SetLevel(logrus.DebugLevel)
+			l := cronLogger{logrus.NewEntry(logger)}
+			l.Info("tick", tc.kv...)
+			l.Error(errors.New("boom"), "panic", tc.kv...)
+			entries := hook.AllEntries()
+			if len(entries) != 2 || entries[0].Level != logrus.DebugLevel || entries[1].Level != logrus.ErrorLevel {
+				t.Fatalf("entries %v, want one debug and one error", entries)
+			}
+			for key, value := range tc.want {
+				if entries[0].Data[key] != value || entries[1].Data[key] != value {
+					t.Fatalf("field %s: %v / %v, want %v", key, entries[0].Data[key], entries[1].Data[key], value)
+				}
+			}
+			if len(entries[0].Data) != len(tc.want) || entries[1].Data[logrus.ErrorKey] == nil {
+				t.Fatalf("fields %v and %v, want %v (and the error on the second)", entries[0].Data, entries[1].Data, tc.want)
+			}
+		})
+	}
+}
