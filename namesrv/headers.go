@@ -100,9 +100,12 @@ type getBrokerMemberGroupRequestHeader struct {
 
 // notifyMinBrokerIDChangeRequestHeader is what the NameServer sends to brokers
 // (NOTIFY_MIN_BROKER_ID_CHANGE, protocol.md 2.24); every field is optional.
+// Empty addresses are left out, as Java leaves them null: a Java slave given
+// haBrokerAddr "" would take "" as its master's HA address instead of asking
+// the master for it.
 type notifyMinBrokerIDChangeRequestHeader struct {
 	MinBrokerID       *int64 `rmq:"minBrokerId"`
-	MinBrokerAddr     string `rmq:"minBrokerAddr"`
-	OfflineBrokerAddr string `rmq:"offlineBrokerAddr"`
-	HABrokerAddr      string `rmq:"haBrokerAddr"`
+	MinBrokerAddr     string `rmq:"minBrokerAddr,omitempty"`
+	OfflineBrokerAddr string `rmq:"offlineBrokerAddr,omitempty"`
+	HABrokerAddr      string `rmq:"haBrokerAddr,omitempty"`
 }
