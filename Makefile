@@ -19,8 +19,16 @@ unit:
 e2e:
 	$(GO) test -count=1 ./test/...
 
+# Benchmarks, not part of test/CI: the in-process Go benchmarks plus a wire run
+# of cmd/nsbench against a fresh NameServer and the zero-work baseline; writes
+# docs/performance.md and docs/route-latency.svg (a few minutes).
 bench:
-	$(GO) test -run '^$$' -bench . -benchmem ./remoting/... ./route/...
+	GO=$(GO) BIN=$(BIN) scripts/bench.sh
+
+# Only the wire run of bench (no Go benchmarks in the page).
+.PHONY: bench-wire
+bench-wire:
+	GO=$(GO) BIN=$(BIN) WIRE_ONLY=1 scripts/bench.sh
 
 # Runs every Fuzz target of the module for FUZZTIME each; new corpus entries land in
 # the package's testdata/fuzz folder and are committed.

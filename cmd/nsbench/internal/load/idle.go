@@ -1,0 +1,83 @@
+package load
+
+import (
+	"bufio"
+	"context"
+	"encoding/binary"
+	"fmt"
+	"io"
+	"net"
+	"time"
+
+	"github.com/gonamesrv/gonamesrv/remoting"
+)
+
+// idleDialParallelism bounds the connections being opened at once.
+const idleDialParallelism = 32
+
+// maxIdleAnswer bounds the answer read on an idle connection's first request.
+const maxIdleAnswer = 1 << 20
+
+// OpenIdle opens n plain TCP connections to addr, sends one route query for
+// topic on each and reads its answer, so the server has set each connection
+// up fully, then leaves them idle. The caller closes them with CloseConns.
+// Plain sockets keep the tool's own cost per connection to one descriptor.
+func OpenIdle(ctx context.Context, addr string, n int, topic string) ([]net.Conn, error) {
+	frame, err := remoting.Encode(RouteRequest(topic))
+	if err != nil {
+		return nil, fmt.Errorf("encode idle probe: %w", err)
+	}
+	conns := make([]net.Conn, n)
+	err = forEach(n, idleDialParallelism, func(i int) error {
+		var dialer net.Dialer
+		conn, err := dialer.DialContext(ctx, "tcp", addr)
+		if err != nil {
+			return fmt.Errorf("idle connection %d: %w", i, err)
+		}
+		conns[i] = conn
+		if err := roundTrip(conn, frame); err != nil {
+			return fmt.Errorf("idle connection %d: %w", i, err)
+		}
+		return nil
+	})
+	if err != nil {
+		CloseConns(conns)
+		return nil, err
+	}
+	return conns, nil
+}
+
+// roundTrip writes one request frame and reads one answer frame.
+func roundTrip(conn net.Conn, frame []byte) error {
+	_ = conn.SetDeadline(time.Now().Add(requestTimeout))
+	defer conn.SetDeadline(time.Time{})
+	if _, err := conn.Write(frame); err != nil {
+		return fmt.Errorf("write probe: %w", err)
+	}
+	reader := bufio.NewReader(conn)
+	var lengthField [4]byte
+	if _, err := io.ReadFull(reader, lengthField[:]); err != nil {
+		return fmt.Errorf("read answer length: %w", err)
+	}
+	length := binary.BigEndian.Uint32(lengthField[:])
+	if length > maxIdleAnswer {
+		return fmt.Errorf("answer of %d bytes: %w", length, ErrBadAnswer)
+	}
+	answer := make([]byte, length)
+	if _, err := io.ReadFull(reader, answer); err != nil {
+		return fmt.Errorf("read answer: %w", err)
+	}
+	if _, err := remoting.DecodeFrame(answer); err != nil {
+		return fmt.Errorf("decode answer: %w: %w", ErrBadAnswer, err)
+	}
+	return nil
+}
+
+// CloseConns closes every non-nil connection.
+func CloseConns(conns []net.Conn) {
+	for _, c := range conns {
+		if c != nil {
+			_ = c.Close()
+		}
+	}
+}

@@ -1,0 +1,234 @@
+package load
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/gonamesrv/gonamesrv/cmd/nsbench/internal/latency"
+	"github.com/gonamesrv/gonamesrv/cmd/nsbench/internal/proc"
+	"github.com/gonamesrv/gonamesrv/cmd/nsbench/internal/report"
+	"github.com/gonamesrv/gonamesrv/remoting"
+)
+
+// Source produces a worker's next request and the check of its answer.
+type Source func() (*remoting.Command, Check)
+
+// Stream is one kind of traffic: Conns connections, each with InFlight
+// workers that send a request, wait for its answer, and send the next.
+type Stream struct {
+	// Op names the stream in the report (route, register, heartbeat).
+	Op string
+	// Clients are the connections; workers of client i share it.
+	Clients []*remoting.Client
+	// InFlight is the number of workers, hence requests in flight, per client.
+	InFlight int
+	// NewSource is called once per worker, with the worker's global index
+	// and its own random source.
+	NewSource func(worker int, rng *rand.Rand) Source
+	// Pause, when set, is how long a worker waits before each request
+	// (brokers re-registering after a delay); nil runs flat out.
+	Pause func(rng *rand.Rand) time.Duration
+}
+
+// Window is the timing of one measurement.
+type Window struct {
+	Warmup, Measure time.Duration
+	// ServerPID, when > 0, is the server process whose CPU time is read at
+	// the window's edges.
+	ServerPID int
+}
+
+// Measurement is what one window measured: a phase per stream (Scenario
+// and Target left for the caller) and the server's CPU time in the window.
+type Measurement struct {
+	Phases    []report.Phase
+	ServerCPU time.Duration
+	Seconds   float64
+}
+
+// Window states; workers record only answers that arrive while measuring.
+const (
+	stateWarmup int32 = iota
+	stateMeasuring
+	stateStopped
+)
+
+// workerStats is one worker's private record, merged after the run.
+type workerStats struct {
+	hist   latency.Histogram
+	errors map[string]uint64
+}
+
+// Run drives the streams together for warm-up plus measure, then stops
+// every worker and waits for it. Answers are counted when they arrive inside
+// the measured window, whenever the request was sent, so the window's edges
+// cost as much as they give.
+func Run(ctx context.Context, window Window, streams ...Stream) (Measurement, error) {
+	var state atomic.Int32
+	stop := make(chan struct{})
+	var wg sync.WaitGroup
+	stats := make([][]*workerStats, len(streams))
+	seed := uint64(time.Now().UnixNano())
+	for s, stream := range streams {
+		if len(stream.Clients) == 0 || stream.InFlight <= 0 {
+			return Measurement{}, fmt.Errorf("stream %s: %d connections x %d in flight: %w", stream.Op, len(stream.Clients), stream.InFlight, ErrEmptyStream)
+		}
+		for c, client := range stream.Clients {
+			for k := range stream.InFlight {
+				worker := c*stream.InFlight + k
+				rng := rand.New(rand.NewPCG(seed, uint64(s)<<32|uint64(worker)))
+				ws := &workerStats{errors: map[string]uint64{}}
+				stats[s] = append(stats[s], ws)
+				wg.Add(1)
+				go func() {
+					defer wg.Done()
+					runWorker(ctx, client, stream.NewSource(worker, rng), stream.Pause, rng, &state, stop, ws)
+				}()
+			}
+		}
+	}
+	m, err := measureWindow(ctx, window, &state)
+	close(stop)
+	wg.Wait()
+	if err != nil {
+		return Measurement{}, err
+	}
+	for s, stream := range streams {
+		m.Phases = append(m.Phases, mergePhase(stream, stats[s], m.Seconds))
+	}
+	if len(streams) == 1 && m.ServerCPU > 0 && m.Phases[0].Requests > 0 {
+		m.Phases[0].ServerCPUMicrosPerOp = float64(m.ServerCPU) / float64(time.Microsecond) / float64(m.Phases[0].Requests)
+	}
+	for i := range m.Phases {
+		m.Phases[i].ServerCPUCores = m.ServerCPU.Seconds() / m.Seconds
+	}
+	return m, nil
+}
+
+// measureWindow sleeps through the warm-up, opens the window, sleeps
+// through it and closes it, reading the server's CPU time at both edges.
+func measureWindow(ctx context.Context, window Window, state *atomic.Int32) (Measurement, error) {
+	if err := sleepCtx(ctx, window.Warmup); err != nil {
+		state.Store(stateStopped)
+		return Measurement{}, err
+	}
+	cpuBefore := serverCPU(window.ServerPID)
+	start := time.Now()
+	state.Store(stateMeasuring)
+	err := sleepCtx(ctx, window.Measure)
+	state.Store(stateStopped)
+	elapsed := time.Since(start)
+	if err != nil {
+		return Measurement{}, err
+	}
+	m := Measurement{Seconds: elapsed.Seconds()}
+	if window.ServerPID > 0 {
+		m.ServerCPU = serverCPU(window.ServerPID) - cpuBefore
+	}
+	return m, nil
+}
+
+// serverCPU reads the process's CPU time, 0 when there is no process or it
+// cannot be read (the figure is then left out of the report).
+func serverCPU(pid int) time.Duration {
+	if pid <= 0 {
+		return 0
+	}
+	cpu, err := proc.CPUTime(pid)
+	if err != nil {
+		return 0
+	}
+	return cpu
+}
+
+func runWorker(ctx context.Context, client *remoting.Client, next Source, pause func(*rand.Rand) time.Duration,
+	rng *rand.Rand, state *atomic.Int32, stop <-chan struct{}, ws *workerStats) {
+	var timer *time.Timer
+	for state.Load() != stateStopped {
+		if pause != nil {
+			if timer == nil {
+				timer = time.NewTimer(pause(rng))
+			} else {
+				timer.Reset(pause(rng))
+			}
+			select {
+			case <-timer.C:
+			case <-stop:
+				return
+			}
+		}
+		req, check := next()
+		start := time.Now()
+		resp, err := client.Invoke(ctx, req)
+		elapsed := time.Since(start)
+		if state.Load() != stateMeasuring {
+			continue
+		}
+		ws.hist.Record(elapsed)
+		switch {
+		case err != nil:
+			ws.errors[errorKind(err)]++
+		default:
+			if kind := check(resp); kind != "" {
+				ws.errors[kind]++
+			}
+		}
+	}
+}
+
+// errorKind names a transport failure for the report.
+func errorKind(err error) string {
+	switch {
+	case errors.Is(err, context.DeadlineExceeded):
+		return "timeout"
+	case errors.Is(err, context.Canceled):
+		return "canceled"
+	case errors.Is(err, remoting.ErrTooManyPending):
+		return "too many pending"
+	case errors.Is(err, remoting.ErrConnectionClosed), errors.Is(err, remoting.ErrClientClosed):
+		return "connection closed"
+	default:
+		return "transport"
+	}
+}
+
+// mergePhase folds the workers' records into the stream's phase.
+func mergePhase(stream Stream, workers []*workerStats, seconds float64) report.Phase {
+	var hist latency.Histogram
+	errs := map[string]uint64{}
+	for _, ws := range workers {
+		hist.Merge(&ws.hist)
+		for kind, n := range ws.errors {
+			errs[kind] += n
+		}
+	}
+	phase := report.Phase{
+		Op:        stream.Op,
+		Conns:     len(stream.Clients),
+		InFlight:  stream.InFlight,
+		Seconds:   seconds,
+		Requests:  hist.Count(),
+		PerSecond: float64(hist.Count()) / seconds,
+		Latency:   report.PercentilesOf(&hist),
+	}
+	if len(errs) > 0 {
+		phase.Errors = errs
+	}
+	return phase
+}
+
+func sleepCtx(ctx context.Context, d time.Duration) error {
+	timer := time.NewTimer(d)
+	defer timer.Stop()
+	select {
+	case <-timer.C:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}

@@ -1,0 +1,81 @@
+package load
+
+import (
+	"math/rand/v2"
+	"time"
+
+	"github.com/gonamesrv/gonamesrv/remoting"
+)
+
+// RouteStream queries random topics of the layout and checks every answer
+// against the seeded brokers.
+func RouteStream(l *Layout, clients []*remoting.Client, inFlight int) Stream {
+	checks := make([]Check, len(l.Clusters))
+	for c := range l.Clusters {
+		checks[c] = l.ExpectRoute(c)
+	}
+	return Stream{
+		Op: "route", Clients: clients, InFlight: inFlight,
+		NewSource: func(_ int, rng *rand.Rand) Source {
+			return func() (*remoting.Command, Check) {
+				topic, c := l.Topic(rng.IntN(l.TopicCount()))
+				return RouteRequest(topic), checks[c]
+			}
+		},
+	}
+}
+
+// RegisterStream has every broker re-register on its own connection
+// (brokerClients[i] belongs to l.Brokers()[i]), one request at a time.
+// With changed, each registration carries a data version other than the
+// last one (the server must decode and apply the topic table); otherwise
+// each repeats the seeded registration. pause, when set, is the wait before
+// each registration.
+func RegisterStream(regs *Registrations, brokerClients []*remoting.Client, changed bool, pause func(*rand.Rand) time.Duration) Stream {
+	brokers := regs.layout.Brokers()
+	op := "register-unchanged"
+	if changed {
+		op = "register-changed"
+	}
+	return Stream{
+		Op: op, Clients: brokerClients, InFlight: 1, Pause: pause,
+		NewSource: func(worker int, _ *rand.Rand) Source {
+			broker := brokers[worker]
+			version := FirstVersion // what Seed registered
+			return func() (*remoting.Command, Check) {
+				if changed {
+					version = SecondVersion - version
+				}
+				return regs.Request(broker, version), ExpectSuccess
+			}
+		},
+	}
+}
+
+// HeartbeatStream sends a seeded broker's BROKER_HEARTBEAT, or with
+// queryDataVersion its QUERY_DATA_VERSION, for random brokers.
+func HeartbeatStream(l *Layout, clients []*remoting.Client, inFlight int, queryDataVersion bool) Stream {
+	brokers := l.Brokers()
+	op := "heartbeat"
+	if queryDataVersion {
+		op = "query-data-version"
+	}
+	return Stream{
+		Op: op, Clients: clients, InFlight: inFlight,
+		NewSource: func(_ int, rng *rand.Rand) Source {
+			return func() (*remoting.Command, Check) {
+				broker := brokers[rng.IntN(len(brokers))]
+				if queryDataVersion {
+					return QueryDataVersionRequest(broker, FirstVersion), ExpectSuccess
+				}
+				return HeartbeatRequest(broker), ExpectSuccess
+			}
+		},
+	}
+}
+
+// UniformPause waits a uniformly random time in [0, limit), the JMH
+// brokers' "sleep nextInt(100) ms" between registrations.
+func UniformPause(limit time.Duration) func(*rand.Rand) time.Duration {
+	return func(rng *rand.Rand) time.Duration { return time.Duration(rng.Int64N(int64(limit))) }
+}

@@ -1,0 +1,24 @@
+package proc
+
+import (
+	"fmt"
+	"syscall"
+)
+
+// RaiseOpenFileLimit lifts the soft RLIMIT_NOFILE to the hard limit and
+// returns the new soft limit. Child processes inherit it, which is how a
+// server started by the tool can accept tens of thousands of connections
+// even if it does not raise its own limit.
+func RaiseOpenFileLimit() (uint64, error) {
+	var limit syscall.Rlimit
+	if err := syscall.Getrlimit(syscall.RLIMIT_NOFILE, &limit); err != nil {
+		return 0, fmt.Errorf("read open file limit: %w", err)
+	}
+	if limit.Cur < limit.Max {
+		limit.Cur = limit.Max
+		if err := syscall.Setrlimit(syscall.RLIMIT_NOFILE, &limit); err != nil {
+			return 0, fmt.Errorf("raise open file limit to %d: %w", limit.Max, err)
+		}
+	}
+	return limit.Cur, nil
+}

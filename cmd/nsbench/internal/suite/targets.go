@@ -1,0 +1,150 @@
+package suite
+
+import (
+	"fmt"
+
+	"github.com/gonamesrv/gonamesrv/cmd/nsbench/internal/report"
+	"github.com/gonamesrv/gonamesrv/cmd/nsbench/internal/scenario"
+)
+
+// Scenario names and loads the targets read; the suite runs them.
+const (
+	ScenarioRoute     = "route"
+	ScenarioHeartbeat = "heartbeat"
+	ScenarioRegister  = "register"
+)
+
+// Loads of the route targets.
+var (
+	Load64x1 = scenario.Load{Conns: 64, InFlight: 1}
+	Load64x8 = scenario.Load{Conns: 64, InFlight: 8}
+)
+
+// Limits of the issue's targets.
+const (
+	routeRate64x1       = 0.85
+	routeRate64x8       = 0.70
+	routeP99Factor      = 1.5
+	stormP99Factor      = 2.0
+	stormRegisterRate   = 0.30
+	unchangedCPUShare   = 0.10
+	decodeSpeedup       = 3.0
+	heartbeatRate       = 0.85
+	jmhMemoryLimitMiB   = 256
+	idleConnsLimitMiB   = 100
+	FactJMHResident     = report.TargetNamesrv + " resident memory, jmh data loaded"
+	FactQueueEntryBytes = report.TargetNamesrv + " bytes per queue entry"
+)
+
+// IdleConnsFact names the memory growth fact of n idle connections.
+func IdleConnsFact(n int) string {
+	return fmt.Sprintf("%s memory growth for %d idle connections", report.TargetNamesrv, n)
+}
+
+// findLoad returns the phase of a scenario, target and op at a load.
+func findLoad(r *report.Report, scenarioName, targetKind, op string, l scenario.Load) (report.Phase, bool) {
+	for _, p := range r.Phases {
+		if p.Scenario == scenarioName && p.Target == targetKind && p.Op == op && p.Conns == l.Conns && p.InFlight == l.InFlight {
+			return p, true
+		}
+	}
+	return report.Phase{}, false
+}
+
+// Evaluate checks every target of the issue against the run's figures. A
+// target whose figures are missing is reported as not met, saying so.
+func Evaluate(r *report.Report, bench []GoBench, idleConns int) []report.Target {
+	var targets []report.Target
+	add := func(goal string, met bool, format string, args ...any) {
+		targets = append(targets, report.Target{Goal: goal, Met: met, Measured: fmt.Sprintf(format, args...)})
+	}
+	missing := func(goal string) { add(goal, false, "not measured in this run") }
+
+	for _, c := range []struct {
+		load     scenario.Load
+		minShare float64
+	}{{Load64x1, routeRate64x1}, {Load64x8, routeRate64x8}} {
+		goal := fmt.Sprintf("route queries at %s: >= %.0f%% of the baseline's requests/s, p99 <= %.1fx the baseline's", c.load, c.minShare*100, routeP99Factor)
+		ours, ok1 := findLoad(r, ScenarioRoute, report.TargetNamesrv, "route", c.load)
+		base, ok2 := findLoad(r, ScenarioRoute, report.TargetBaseline, "route", c.load)
+		if !ok1 || !ok2 {
+			missing(goal)
+			continue
+		}
+		share, p99 := ours.PerSecond/base.PerSecond, ours.Latency.P99/base.Latency.P99
+		add(goal, share >= c.minShare && p99 <= routeP99Factor && ours.ErrorCount() == 0,
+			"%.0f/s = %.0f%% of %.0f/s; p99 %s us = %.2fx %s us; %d errors",
+			ours.PerSecond, share*100, base.PerSecond, report.FormatMicros(ours.Latency.P99), p99, report.FormatMicros(base.Latency.P99), ours.ErrorCount())
+	}
+
+	stormGoal := fmt.Sprintf("jmh-route: route p99 during the registration storm <= %.0fx the quiet p99", stormP99Factor)
+	quiet, ok1 := r.Find(scenario.ScenarioJMHQuiet, report.TargetNamesrv, "route")
+	storm, ok2 := r.Find(scenario.ScenarioJMHStorm, report.TargetNamesrv, "route")
+	if ok1 && ok2 {
+		ratio := storm.Latency.P99 / quiet.Latency.P99
+		add(stormGoal, ratio <= stormP99Factor && storm.ErrorCount() == 0, "p99 %s us during the storm, %s us quiet: %.2fx; %d errors",
+			report.FormatMicros(storm.Latency.P99), report.FormatMicros(quiet.Latency.P99), ratio, storm.ErrorCount())
+	} else {
+		missing(stormGoal)
+	}
+	regGoal := fmt.Sprintf("jmh-route: registrations flow at >= %.0f%% of the rate at which the baseline merely reads the same frames (jmh-register, flat out)", stormRegisterRate*100)
+	stormRegs, ok1 := r.Find(scenario.ScenarioJMHStorm, report.TargetNamesrv, "register-changed")
+	baseRegs, ok2 := r.Find(scenario.ScenarioJMHRegister, report.TargetBaseline, "register-changed")
+	if ok1 && ok2 {
+		share := stormRegs.PerSecond / baseRegs.PerSecond
+		add(regGoal, share >= stormRegisterRate && stormRegs.ErrorCount() == 0, "%.0f registrations/s = %.0f%% of %.0f/s; %d errors",
+			stormRegs.PerSecond, share*100, baseRegs.PerSecond, stormRegs.ErrorCount())
+	} else {
+		missing(regGoal)
+	}
+
+	cpuGoal := fmt.Sprintf("unchanged 10,000-topic re-registration: server CPU <= %.0f%% of a changed one", unchangedCPUShare*100)
+	changed, ok1 := r.Find(ScenarioRegister, report.TargetNamesrv, "register-changed")
+	unchanged, ok2 := r.Find(ScenarioRegister, report.TargetNamesrv, "register-unchanged")
+	if ok1 && ok2 && changed.ServerCPUMicrosPerOp > 0 && unchanged.ServerCPUMicrosPerOp > 0 {
+		share := unchanged.ServerCPUMicrosPerOp / changed.ServerCPUMicrosPerOp
+		add(cpuGoal, share <= unchangedCPUShare, "%s us against %s us of server CPU per registration: %.1f%%",
+			report.FormatMicros(unchanged.ServerCPUMicrosPerOp), report.FormatMicros(changed.ServerCPUMicrosPerOp), share*100)
+	} else {
+		missing(cpuGoal)
+	}
+
+	decodeGoal := fmt.Sprintf("decoding and applying a 10,000-topic body >= %.0fx faster than decoding it with encoding/json", decodeSpeedup)
+	ours, ok1 := findGoBench(bench, "DecodeRegisterBody10k/ours")
+	std, ok2 := findGoBench(bench, "DecodeRegisterBody10k/encoding-json")
+	apply, ok3 := findGoBench(bench, "Register10kTopics/changed")
+	if ok1 && ok2 && ok3 {
+		speedup := std.NsPerOp / (ours.NsPerOp + apply.NsPerOp)
+		add(decodeGoal, speedup >= decodeSpeedup, "decode %.2f ms + apply %.2f ms against encoding/json %.2f ms: %.1fx",
+			ours.NsPerOp/1e6, apply.NsPerOp/1e6, std.NsPerOp/1e6, speedup)
+	} else {
+		missing(decodeGoal)
+	}
+
+	for _, op := range []string{"heartbeat", "query-data-version"} {
+		goal := fmt.Sprintf("%s: >= %.0f%% of the baseline's rate", op, heartbeatRate*100)
+		ours, ok1 := r.Find(ScenarioHeartbeat, report.TargetNamesrv, op)
+		base, ok2 := r.Find(ScenarioHeartbeat, report.TargetBaseline, op)
+		if !ok1 || !ok2 {
+			missing(goal)
+			continue
+		}
+		share := ours.PerSecond / base.PerSecond
+		add(goal, share >= heartbeatRate && ours.ErrorCount() == 0, "%.0f/s = %.0f%% of %.0f/s; %d errors", ours.PerSecond, share*100, base.PerSecond, ours.ErrorCount())
+	}
+
+	memGoal := fmt.Sprintf("resident memory with the jmh-route data loaded <= %d MiB", jmhMemoryLimitMiB)
+	if rss, ok := r.Fact(FactJMHResident); ok && rss > 0 {
+		perEntry, _ := r.Fact(FactQueueEntryBytes)
+		add(memGoal, rss <= jmhMemoryLimitMiB, "%.0f MiB (%.0f bytes per queue entry over the empty server)", rss, perEntry)
+	} else {
+		missing(memGoal)
+	}
+	connGoal := fmt.Sprintf("%d idle connections add <= %d MiB", idleConns, idleConnsLimitMiB*idleConns/10000)
+	if growth, ok := r.Fact(IdleConnsFact(idleConns)); ok {
+		add(connGoal, growth <= float64(idleConnsLimitMiB*idleConns/10000), "%.1f MiB (%.0f bytes per connection)", growth, growth*(1<<20)/float64(idleConns))
+	} else {
+		missing(connGoal)
+	}
+	return targets
+}

@@ -1,0 +1,187 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"slices"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/sirupsen/logrus"
+
+	"github.com/gonamesrv/gonamesrv/cmd/nsbench/internal/baseline"
+	"github.com/gonamesrv/gonamesrv/cmd/nsbench/internal/load"
+	"github.com/gonamesrv/gonamesrv/cmd/nsbench/internal/proc"
+	"github.com/gonamesrv/gonamesrv/cmd/nsbench/internal/report"
+	"github.com/gonamesrv/gonamesrv/cmd/nsbench/internal/scenario"
+	"github.com/gonamesrv/gonamesrv/cmd/nsbench/internal/target"
+)
+
+// mode is one subcommand.
+type mode struct {
+	summary string
+	run     func(ctx context.Context, o *options, stdout io.Writer, log *logrus.Entry) error
+}
+
+// measuringMode wraps a scenario into a mode that prints its report.
+func measuringMode(summary string, measure func(e *scenario.Env, o *options) (scenario.Result, error)) mode {
+	return mode{summary: summary, run: func(ctx context.Context, o *options, stdout io.Writer, log *logrus.Entry) error {
+		e, err := newEnv(ctx, o, log)
+		if err != nil {
+			return err
+		}
+		result, err := measure(e, o)
+		if err != nil {
+			return err
+		}
+		r := newReport(o, result)
+		return writeReport(stdout, o, &r)
+	}}
+}
+
+var modes = map[string]mode{
+	"route": measuringMode("seed B brokers with T topics, query random topics at each load of -loads, check every answer",
+		func(e *scenario.Env, o *options) (scenario.Result, error) {
+			loads, _ := parseLoads(o.loads)
+			return scenario.Route(e, o.spec, loads, nil)
+		}),
+	"heartbeat": measuringMode("BROKER_HEARTBEAT, then QUERY_DATA_VERSION, for seeded brokers at the first load of -loads",
+		func(e *scenario.Env, o *options) (scenario.Result, error) {
+			loads, _ := parseLoads(o.loads)
+			return scenario.Route(e, o.spec, nil, &loads[0])
+		}),
+	"register": measuringMode("every broker re-registers every -interval with a changed, then an unchanged data version",
+		func(e *scenario.Env, o *options) (scenario.Result, error) {
+			return scenario.Register(e, o.spec, o.interval, changedModes(o.changed))
+		}),
+	"mixed": measuringMode("route queries, registrations every -interval and heartbeats at once",
+		func(e *scenario.Env, o *options) (scenario.Result, error) {
+			loads, _ := parseLoads(o.loads)
+			return scenario.Mixed(e, o.spec, loads[0], o.interval, scenario.Load{Conns: 8, InFlight: 1})
+		}),
+	"jmh-route": measuringMode("Java JMH shape: 4x8 brokers, 10,000 topics per cluster; route latency alone, then while every broker re-registers after 0-100 ms",
+		func(e *scenario.Env, o *options) (scenario.Result, error) {
+			loads, _ := parseLoads(o.loads)
+			return scenario.JMH(e, loads[0], scenario.JMHParts{Storm: true})
+		}),
+	"jmh-register": measuringMode("Java JMH shape: the 32 brokers re-register flat out, route latency measured meanwhile",
+		func(e *scenario.Env, o *options) (scenario.Result, error) {
+			loads, _ := parseLoads(o.loads)
+			return scenario.JMH(e, loads[0], scenario.JMHParts{FlatOut: true})
+		}),
+	"conns": measuringMode("open -n idle connections and report the server's memory per connection",
+		func(e *scenario.Env, o *options) (scenario.Result, error) {
+			return scenario.Conns(e, o.idleConns)
+		}),
+	"baseline": {summary: "run the zero-work baseline server for the layout flags until SIGTERM", run: runBaseline},
+	"suite":    {summary: "run every scenario against a fresh NameServer and the baseline and write -out (docs/performance.md) and -svg", run: runSuite},
+}
+
+func changedModes(flagValue string) []bool {
+	switch flagValue {
+	case "changed":
+		return []bool{true}
+	case "unchanged":
+		return []bool{false}
+	default:
+		return []bool{true, false}
+	}
+}
+
+func printUsage(w io.Writer) {
+	fmt.Fprintln(w, "usage: nsbench MODE [flags]   (nsbench MODE -h lists the flags)")
+	fmt.Fprintln(w, "modes:")
+	names := make([]string, 0, len(modes))
+	for name := range modes {
+		names = append(names, name)
+	}
+	slices.Sort(names)
+	for _, name := range names {
+		fmt.Fprintf(w, "  %-13s %s\n", name, modes[name].summary)
+	}
+}
+
+// newEnv raises the open-file limit (inherited by the servers it starts) and
+// builds the scenario environment for the flags.
+func newEnv(ctx context.Context, o *options, log *logrus.Entry) (*scenario.Env, error) {
+	if limit, err := proc.RaiseOpenFileLimit(); err != nil {
+		log.WithError(err).Warn("cannot raise the open file limit")
+	} else if limit < uint64(o.idleConns+1000) {
+		log.WithField("limit", limit).Warn("open file limit is low for the idle connection test (ulimit -Hn)")
+	}
+	clientLog := log.WithField("component", "client")
+	clientLog.Logger.SetLevel(logrus.InfoLevel)
+	return &scenario.Env{
+		Ctx:     ctx,
+		Log:     log,
+		Window:  load.Window{Warmup: o.warmup, Measure: o.duration},
+		Targets: o.targets(),
+		Start: func(kind string, spec load.LayoutSpec) (*target.Server, error) {
+			if kind == report.TargetBaseline {
+				return target.StartBaseline(spec)
+			}
+			if o.addr != "" {
+				return target.External(kind, o.addr, o.pid), nil
+			}
+			return target.StartNamesrv(o.namesrvBin)
+		},
+	}, nil
+}
+
+func newReport(o *options, result scenario.Result) report.Report {
+	return report.Report{
+		Command: "nsbench " + strings.Join(os.Args[1:], " "),
+		Started: time.Now(),
+		Machine: proc.DescribeMachine(),
+		Phases:  result.Phases,
+		Facts:   result.Facts,
+		Notes:   []string{"the load generator shares the machine's cores with the server: compare ratios measured in one run"},
+	}
+}
+
+// writeReport prints the table (or JSON) and draws the SVG if asked.
+func writeReport(stdout io.Writer, o *options, r *report.Report) error {
+	if o.svgPath != "" {
+		if err := writeSVGFile(o.svgPath, r); err != nil {
+			return err
+		}
+	}
+	if o.jsonOut {
+		return report.WriteJSON(stdout, r)
+	}
+	return report.WriteTable(stdout, r)
+}
+
+func writeSVGFile(path string, r *report.Report) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return fmt.Errorf("svg: %w", err)
+	}
+	chart := report.LatencyChart("GET_ROUTEINFO_BY_TOPIC latency against load", r.Phases, "route")
+	if err := report.WriteSVG(f, chart); err != nil {
+		f.Close()
+		return err
+	}
+	if err := f.Close(); err != nil {
+		return fmt.Errorf("svg: %w", err)
+	}
+	return nil
+}
+
+// runBaseline serves until SIGINT/SIGTERM; StartBaseline runs it as a child.
+func runBaseline(ctx context.Context, o *options, stdout io.Writer, log *logrus.Entry) error {
+	log.Logger.SetLevel(logrus.WarnLevel)
+	srv, err := baseline.Start(o.listen, o.spec, log.WithField("component", "baseline"))
+	if err != nil {
+		return err
+	}
+	fmt.Fprintln(stdout, "baseline listening on", srv.Addr())
+	stopped, stop := signal.NotifyContext(ctx, syscall.SIGINT, syscall.SIGTERM)
+	defer stop()
+	<-stopped.Done()
+	return srv.Shutdown()
+}

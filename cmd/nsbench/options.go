@@ -1,0 +1,150 @@
+package main
+
+import (
+	"flag"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/gonamesrv/gonamesrv/cmd/nsbench/internal/load"
+	"github.com/gonamesrv/gonamesrv/cmd/nsbench/internal/scenario"
+)
+
+// options are every mode's flags; each mode reads the ones it needs.
+type options struct {
+	addr       string
+	pid        int
+	namesrvBin string
+	against    string
+	warmup     time.Duration
+	duration   time.Duration
+	loads      string
+	spec       load.LayoutSpec
+	interval   time.Duration
+	changed    string
+	idleConns  int
+	jsonOut    bool
+	svgPath    string
+	listen     string
+	// suite only
+	goBenchPath  string
+	markdownPath string
+	jsonPath     string
+	quick        bool
+}
+
+// defaultOptions are the defaults of a mode: the sizes the issue names.
+func defaultOptions(mode string) *options {
+	o := &options{
+		namesrvBin: "bin/namesrv",
+		against:    "both",
+		warmup:     time.Second,
+		duration:   5 * time.Second,
+		loads:      "64x1,64x8",
+		spec:       load.LayoutSpec{Clusters: 1, BrokersPerCluster: 8, TopicsPerCluster: 100, QueueNums: 8},
+		changed:    "both",
+		idleConns:  10000,
+		listen:     "127.0.0.1:0",
+	}
+	switch mode {
+	case "register":
+		o.spec = load.LayoutSpec{Clusters: 1, BrokersPerCluster: 1, TopicsPerCluster: 10000, QueueNums: 8}
+	case "heartbeat":
+		o.loads = "64x8"
+	case "mixed":
+		o.loads = "64x1"
+		o.interval = time.Second
+	case "jmh-route", "jmh-register":
+		o.loads = "4x1"
+		o.spec = scenario.JMHSpec
+	case "suite":
+		o.markdownPath = "docs/performance.md"
+		o.svgPath = "docs/route-latency.svg"
+	}
+	return o
+}
+
+func (o *options) flagSet(mode string, output io.Writer) *flag.FlagSet {
+	fs := flag.NewFlagSet("nsbench "+mode, flag.ContinueOnError)
+	fs.SetOutput(output)
+	fs.StringVar(&o.addr, "addr", o.addr, "load a NameServer already listening here instead of starting -namesrv")
+	fs.IntVar(&o.pid, "pid", o.pid, "process id of the -addr server, to read its CPU time and memory")
+	fs.StringVar(&o.namesrvBin, "namesrv", o.namesrvBin, "NameServer binary to start (a fresh one per scenario)")
+	fs.StringVar(&o.against, "against", o.against, "servers to measure: namesrv, baseline or both")
+	fs.DurationVar(&o.warmup, "warmup", o.warmup, "warm-up before each measured phase")
+	fs.DurationVar(&o.duration, "duration", o.duration, "measured time of each phase")
+	fs.StringVar(&o.loads, "loads", o.loads, "comma-separated loads, CONNSxINFLIGHT (route: one phase each; other modes use the first)")
+	fs.IntVar(&o.spec.Clusters, "clusters", o.spec.Clusters, "clusters to seed")
+	fs.IntVar(&o.spec.BrokersPerCluster, "brokers", o.spec.BrokersPerCluster, "brokers per cluster, each on its own connection")
+	fs.IntVar(&o.spec.TopicsPerCluster, "topics", o.spec.TopicsPerCluster, "topics per cluster, registered by every broker of the cluster")
+	queues := int(o.spec.QueueNums)
+	fs.Func("queues", fmt.Sprintf("read and write queues per topic (default %d)", queues), func(text string) error {
+		n, err := strconv.ParseInt(text, 10, 32)
+		if err != nil || n <= 0 {
+			return fmt.Errorf("queues %q: want a positive number", text)
+		}
+		o.spec.QueueNums = int32(n)
+		return nil
+	})
+	fs.DurationVar(&o.interval, "interval", o.interval, "register/mixed: wait before each re-registration (0: flat out)")
+	fs.StringVar(&o.changed, "changed", o.changed, "register: data version per registration: changed, unchanged or both")
+	fs.IntVar(&o.idleConns, "n", o.idleConns, "conns: idle connections to open")
+	fs.BoolVar(&o.jsonOut, "json", o.jsonOut, "print one JSON object instead of the table")
+	fs.StringVar(&o.svgPath, "svg", o.svgPath, "draw route latency percentiles against load into this SVG file")
+	fs.StringVar(&o.listen, "listen", o.listen, "baseline: listen address")
+	fs.StringVar(&o.goBenchPath, "gobench", o.goBenchPath, "suite: output of 'go test -bench' to include")
+	fs.StringVar(&o.markdownPath, "out", o.markdownPath, "suite: markdown report to write")
+	fs.StringVar(&o.jsonPath, "json-file", o.jsonPath, "suite: also write the JSON report here")
+	fs.BoolVar(&o.quick, "quick", o.quick, "suite: short phases, for a smoke run (figures are noisy)")
+	return fs
+}
+
+func (o *options) validate() error {
+	switch o.against {
+	case "namesrv", "baseline", "both":
+	default:
+		return fmt.Errorf("-against %q: want namesrv, baseline or both", o.against)
+	}
+	switch o.changed {
+	case "changed", "unchanged", "both":
+	default:
+		return fmt.Errorf("-changed %q: want changed, unchanged or both", o.changed)
+	}
+	if o.spec.Clusters <= 0 || o.spec.BrokersPerCluster <= 0 || o.spec.TopicsPerCluster <= 0 {
+		return fmt.Errorf("layout %s: every count must be positive", o.spec)
+	}
+	if o.duration <= 0 || o.warmup < 0 {
+		return fmt.Errorf("-duration %v -warmup %v: want a positive duration and a warm-up >= 0", o.duration, o.warmup)
+	}
+	_, err := parseLoads(o.loads)
+	return err
+}
+
+// parseLoads reads "64x1,64x8".
+func parseLoads(text string) ([]scenario.Load, error) {
+	var loads []scenario.Load
+	for _, item := range strings.Split(text, ",") {
+		connsText, inFlightText, found := strings.Cut(strings.TrimSpace(item), "x")
+		conns, errConns := strconv.Atoi(connsText)
+		inFlight, errInFlight := strconv.Atoi(inFlightText)
+		if !found || errConns != nil || errInFlight != nil || conns <= 0 || inFlight <= 0 {
+			return nil, fmt.Errorf("-loads %q: %q is not CONNSxINFLIGHT with positive numbers", text, item)
+		}
+		loads = append(loads, scenario.Load{Conns: conns, InFlight: inFlight})
+	}
+	return loads, nil
+}
+
+// targets are the server kinds -against names, namesrv first.
+func (o *options) targets() []string {
+	switch o.against {
+	case "namesrv":
+		return []string{"namesrv"}
+	case "baseline":
+		return []string{"baseline"}
+	default:
+		return []string{"namesrv", "baseline"}
+	}
+}

@@ -1,0 +1,25 @@
+#!/bin/sh
+# make bench: the in-process Go benchmarks, then a short wire run of every
+# nsbench scenario against a freshly started NameServer and the zero-work
+# baseline, written to docs/performance.md and docs/route-latency.svg.
+# Not part of make test or CI: it takes a few minutes and its figures
+# depend on the machine. WIRE_ONLY=1 skips the Go benchmarks (make bench-wire).
+set -eu
+GO=${GO:-go}
+BIN=${BIN:-bin}
+BENCHTIME=${BENCHTIME:-500ms}
+SUITE_FLAGS=${SUITE_FLAGS:-}
+out=$(mktemp -d)
+trap 'rm -rf "$out"' EXIT
+
+"$GO" build -o "$BIN/" ./cmd/namesrv ./cmd/nsbench
+if [ "${WIRE_ONLY:-0}" != 1 ]; then
+	echo "== in-process benchmarks (-benchtime $BENCHTIME)" >&2
+	"$GO" test -run '^$' -bench . -benchmem -benchtime "$BENCHTIME" ./remoting/ ./route/ | tee "$out/gobench.txt" >&2
+else
+	: >"$out/gobench.txt"
+fi
+echo "== wire benchmarks (nsbench suite)" >&2
+# shellcheck disable=SC2086 # SUITE_FLAGS is a list of flags
+"$BIN/nsbench" suite -namesrv "$BIN/namesrv" -gobench "$out/gobench.txt" \
+	-out docs/performance.md -svg docs/route-latency.svg $SUITE_FLAGS
