@@ -127,7 +127,7 @@ func TestBrokerHeartbeatOnewayNotAnswered(t *testing.T) {
 	}
 }
 
-func TestWriteperm(t *testing.T) {
+func TestWritePerm(t *testing.T) {
 	s := startServer(t, nil)
 	register(t, s.client, brokerAMaster)
 	header := map[string]string{"brokerName": "broker-a"}

@@ -4,8 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
-	"net"
 	"testing"
 	"time"
 
@@ -38,16 +36,11 @@ func TestScanNotActiveBrokers(t *testing.T) {
 	if !logged(s.hook, logrus.WarnLevel, "broker expired: no registration or heartbeat within its timeout, removed") {
 		t.Fatal("no log line for the expired broker")
 	}
-	if frame, err := conn.read(); !errors.Is(err, io.EOF) && !isConnReset(err) {
+	if frame, err := conn.read(); !closedByPeer(err) {
 		t.Fatalf("the expired broker's connection: read frame %v, err %v; want it closed by the server", frame, err)
 	}
 	// The client of the broker that stayed still talks on its connection.
 	mustCode(t, s.call(t, remoting.GET_BROKER_CLUSTER_INFO, nil, nil), remoting.SUCCESS)
-}
-
-func isConnReset(err error) bool {
-	var opErr *net.OpError
-	return errors.As(err, &opErr) && !opErr.Timeout()
 }
 
 // TestEvictionJobSurvivesPanic builds the cron job through startEviction on

@@ -324,6 +324,13 @@ func (r *rawConn) read() (*remoting.Command, error) {
 	return cmd, nil
 }
 
+// closedByPeer says whether a read error means the server closed the
+// connection (end of stream or reset), as opposed to the read deadline.
+func closedByPeer(err error) bool {
+	var opErr *net.OpError
+	return errors.Is(err, io.EOF) || errors.As(err, &opErr) && !opErr.Timeout()
+}
+
 // invoke sends a request with the given opaque and reads one answer.
 func (r *rawConn) invoke(cmd *remoting.Command, opaque int32) *remoting.Command {
 	r.t.Helper()

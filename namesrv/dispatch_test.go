@@ -1,0 +1,87 @@
+package namesrv
+
+import (
+	"slices"
+	"testing"
+
+	"github.com/gonamesrv/gonamesrv/remoting"
+)
+
+// protocolCodes are the request codes of protocol.md section 2.0.
+var protocolCodes = []int32{
+	remoting.PUT_KV_CONFIG, remoting.GET_KV_CONFIG, remoting.DELETE_KV_CONFIG, remoting.REGISTER_BROKER,
+	remoting.UNREGISTER_BROKER, remoting.GET_ROUTEINFO_BY_TOPIC, remoting.GET_BROKER_CLUSTER_INFO,
+	remoting.WIPE_WRITE_PERM_OF_BROKER, remoting.GET_ALL_TOPIC_LIST_FROM_NAMESERVER, remoting.DELETE_TOPIC_IN_NAMESRV,
+	remoting.REGISTER_TOPIC_IN_NAMESRV, remoting.GET_KVLIST_BY_NAMESPACE, remoting.GET_TOPICS_BY_CLUSTER,
+	remoting.GET_SYSTEM_TOPIC_LIST_FROM_NS, remoting.GET_UNIT_TOPIC_LIST, remoting.GET_HAS_UNIT_SUB_TOPIC_LIST,
+	remoting.GET_HAS_UNIT_SUB_UNUNIT_TOPIC_LIST, remoting.UPDATE_NAMESRV_CONFIG, remoting.GET_NAMESRV_CONFIG,
+	remoting.QUERY_DATA_VERSION, remoting.ADD_WRITE_PERM_OF_BROKER, remoting.GET_BROKER_MEMBER_GROUP,
+	remoting.BROKER_HEARTBEAT,
+}
+
+func TestProcessRequest_UnSupportedRequest(t *testing.T) {
+	s := startServer(t, nil)
+	resp := s.call(t, 99999, nil, nil)
+	mustCode(t, resp, remoting.REQUEST_CODE_NOT_SUPPORTED)
+	if resp.Remark != " request type 99999 not supported" {
+		t.Fatalf("remark %q (quirk Q28: leading space)", resp.Remark)
+	}
+}
+
+// TestHandlerTable: the table holds every code of protocol.md 2.0 once, and
+// the classes keep their promises: route reads never wait behind the worker
+// pool, admin writes never run on the event loop.
+func TestHandlerTable(t *testing.T) {
+	s := startServer(t, nil)
+	table := s.ns.handlerTable()
+	var codes []int32
+	for _, spec := range table {
+		codes = append(codes, spec.code)
+		if spec.handler == nil {
+			t.Errorf("%s has no handler", remoting.RequestCodeName(spec.code))
+		}
+		switch {
+		case spec.class == classRouteRead && spec.slow:
+			t.Errorf("route read %s runs on the worker pool", remoting.RequestCodeName(spec.code))
+		case spec.class == classAdminWrite && !spec.slow:
+			t.Errorf("admin write %s runs on the event loop", remoting.RequestCodeName(spec.code))
+		}
+	}
+	slices.Sort(codes)
+	want := slices.Sorted(slices.Values(protocolCodes))
+	if !slices.Equal(codes, want) {
+		t.Fatalf("table codes %v, want %v", codes, want)
+	}
+	for _, code := range protocolCodes {
+		if resp := s.call(t, code, nil, nil); resp.Code == remoting.REQUEST_CODE_NOT_SUPPORTED {
+			t.Errorf("%s answered as not supported", remoting.RequestCodeName(code))
+		}
+	}
+}
+
+func TestResponseHelpers(t *testing.T) {
+	req := remoting.NewRequest(remoting.GET_KV_CONFIG, nil, nil)
+	req.Opaque = 42
+	cases := []struct {
+		name     string
+		resp     *remoting.Command
+		code     int32
+		remark   string
+		emptyExt bool
+	}{
+		{"success", success(req), remoting.SUCCESS, "", false},
+		{"system error", systemError(req, "why"), remoting.SYSTEM_ERROR, "why", false},
+		{"withExt of a header with only nulls", withExt(success(req), &registerBrokerResponseHeader{}), remoting.SUCCESS, "", true},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			r := tc.resp
+			if r.Code != tc.code || r.Remark != tc.remark || r.Opaque != 42 || !r.IsResponse() {
+				t.Fatalf("code %d remark %q opaque %d response %v", r.Code, r.Remark, r.Opaque, r.IsResponse())
+			}
+			if tc.emptyExt != (r.ExtFields != nil) || len(r.ExtFields) != 0 {
+				t.Fatalf("ext %#v, want present-and-empty %v", r.ExtFields, tc.emptyExt)
+			}
+		})
+	}
+}
