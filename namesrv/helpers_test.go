@@ -36,12 +36,7 @@ type testServer struct {
 // and the client are stopped when the test ends.
 func startServer(t *testing.T, configure func(cfg *config.Config)) *testServer {
 	t.Helper()
-	dir := t.TempDir()
-	cfg := config.Default()
-	cfg.BindAddress = "127.0.0.1"
-	cfg.ListenPort = 0
-	cfg.KvConfigPath = filepath.Join(dir, "kvConfig.json")
-	cfg.ConfigStorePath = filepath.Join(dir, "namesrv.properties")
+	cfg := testConfig(t)
 	if configure != nil {
 		configure(cfg)
 	}
@@ -57,6 +52,17 @@ func startServer(t *testing.T, configure func(cfg *config.Config)) *testServer {
 		}
 	})
 	return &testServer{ns: ns, logger: logger, hook: hook, client: newClient(t, ns.Addr().String())}
+}
+
+// testConfig is the Java defaults on 127.0.0.1 port 0, with the KV and
+// settings files under t.TempDir().
+func testConfig(t *testing.T) *config.Config {
+	dir := t.TempDir()
+	cfg := config.Default()
+	cfg.BindAddress, cfg.ListenPort = "127.0.0.1", 0
+	cfg.KvConfigPath = filepath.Join(dir, "kvConfig.json")
+	cfg.ConfigStorePath = filepath.Join(dir, "namesrv.properties")
+	return cfg
 }
 
 func (s *testServer) addr() string { return s.ns.Addr().String() }

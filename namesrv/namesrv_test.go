@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"net"
 	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -59,11 +58,7 @@ func TestNewRefuses(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			dir := t.TempDir()
-			cfg := config.Default()
-			cfg.BindAddress, cfg.ListenPort = "127.0.0.1", 0
-			cfg.KvConfigPath = filepath.Join(dir, "kvConfig.json")
-			cfg.ConfigStorePath = filepath.Join(dir, "namesrv.properties")
+			cfg := testConfig(t)
 			tc.configure(t, cfg)
 			logger, _ := logtest.NewNullLogger()
 			log := logrus.NewEntry(logger)
