@@ -17,7 +17,7 @@ type evictionJob struct {
 	cron *cron.Cron
 }
 
-func startEviction(routes *route.Manager, brokers *brokerConns, n *notifier, interval time.Duration, log *logrus.Entry) (*evictionJob, error) {
+func startEviction(routes *route.Manager, brokers *brokerConns, n *notifier, interval time.Duration, log *logrus.Entry) *evictionJob {
 	if interval <= 0 {
 		interval = 5 * time.Second
 	}
@@ -27,13 +27,18 @@ func startEviction(routes *route.Manager, brokers *brokerConns, n *notifier, int
 	// matters: cron v3.0.1's SkipIfStillRunning hands its token back only when
 	// the job returns, so a panic passing through it would skip every later run.
 	c := cron.New(cron.WithLogger(logger), cron.WithChain(cron.SkipIfStillRunning(logger), cron.Recover(logger)))
-	_, err := c.AddFunc(fmt.Sprintf("@every %s", interval), func() { scanNotActiveBrokers(routes, brokers, n, log, time.Now()) })
-	if err != nil {
-		return nil, fmt.Errorf("namesrv: schedule eviction every %s: %w", interval, err)
-	}
+	// cron's "@every" spec rounds to whole seconds (and to at least one);
+	// scanNotActiveBrokerInterval is in milliseconds, so schedule it exactly.
+	c.Schedule(every(interval), cron.FuncJob(func() { scanNotActiveBrokers(routes, brokers, n, log, time.Now()) }))
 	c.Start()
-	return &evictionJob{cron: c}, nil
+	return &evictionJob{cron: c}
 }
+
+// every is cron's constant-delay schedule without its rounding to seconds.
+type every time.Duration
+
+// Next is the time of the run after one at t.
+func (d every) Next(t time.Time) time.Time { return t.Add(time.Duration(d)) }
 
 // scanNotActiveBrokers is one run of the job.
 func scanNotActiveBrokers(routes *route.Manager, brokers *brokerConns, n *notifier, log *logrus.Entry, now time.Time) {

@@ -46,17 +46,13 @@ func TestScanNotActiveBrokers(t *testing.T) {
 // TestEvictionJobSurvivesPanic builds the cron job through startEviction on
 // a nil connection registry, so each run that expires a broker panics when
 // it closes the connection. The panic must be logged and the next run must
-// still happen and expire the next broker. (cron rounds intervals under a
-// second up to one second, so this test takes about two seconds.)
+// still happen and expire the next broker.
 func TestEvictionJobSurvivesPanic(t *testing.T) {
 	logger, hook := logtest.NewNullLogger()
 	routes := route.NewManager(route.Config{DefaultHeartbeatTimeout: route.DefaultHeartbeatTimeout})
 	n := newNotifier(logrus.NewEntry(logger))
 	t.Cleanup(n.close)
-	job, err := startEviction(routes, nil, n, time.Millisecond, logrus.NewEntry(logger))
-	if err != nil {
-		t.Fatalf("start eviction: %v", err)
-	}
+	job := startEviction(routes, nil, n, time.Millisecond, logrus.NewEntry(logger))
 	t.Cleanup(func() { job.stop(context.Background()) })
 
 	for round, b := range []fakeBroker{brokerAMaster, brokerB} {
@@ -130,5 +126,16 @@ func TestCronLoggerFields(t *testing.T) {
 				t.Fatalf("fields %v and %v, want %v (and the error on the second)", entries[0].Data, entries[1].Data, tc.want)
 			}
 		})
+	}
+}
+
+// TestEveryKeepsMilliseconds: scanNotActiveBrokerInterval is in milliseconds,
+// and cron's own "@every" would round 1500 ms down to 1 s and 100 ms up to 1 s.
+func TestEveryKeepsMilliseconds(t *testing.T) {
+	start := time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC)
+	for _, d := range []time.Duration{100 * time.Millisecond, 1500 * time.Millisecond, 5 * time.Second} {
+		if got := every(d).Next(start); got.Sub(start) != d {
+			t.Errorf("every(%s).Next = +%s", d, got.Sub(start))
+		}
 	}
 }

@@ -73,12 +73,8 @@ func New(settings *config.Settings, log *logrus.Entry) (*NameServer, error) {
 		return nil, fmt.Errorf("namesrv: listen on %s: %w", srvCfg.Addr, err)
 	}
 	ns.unregister.start()
-	ns.eviction, err = startEviction(ns.routes, ns.brokers, ns.notifier, time.Duration(cfg.ScanNotActiveBrokerInterval)*time.Millisecond,
+	ns.eviction = startEviction(ns.routes, ns.brokers, ns.notifier, time.Duration(cfg.ScanNotActiveBrokerInterval)*time.Millisecond,
 		log.WithField("component", "eviction"))
-	if err != nil {
-		_ = ns.Shutdown(context.Background())
-		return nil, err
-	}
 	log.WithFields(logrus.Fields{"address": ns.Addr().String(), "serializeType": "JSON"}).
 		Info("The Name Server boot success")
 	return ns, nil
