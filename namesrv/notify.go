@@ -25,11 +25,13 @@ type notifier struct {
 	log   *logrus.Entry
 	queue chan route.MinBrokerIDChange
 	once  sync.Once
+	stop  chan struct{} // closed by close(); the queue itself is never closed, so a late send cannot panic
 	done  chan struct{}
 }
 
 func newNotifier(log *logrus.Entry) *notifier {
-	n := &notifier{log: log, queue: make(chan route.MinBrokerIDChange, notifyQueueSize), done: make(chan struct{})}
+	n := &notifier{log: log, queue: make(chan route.MinBrokerIDChange, notifyQueueSize),
+		stop: make(chan struct{}), done: make(chan struct{})}
 	go n.run()
 	return n
 }
@@ -55,24 +57,43 @@ func (n *notifier) sendRemoved(removed []route.RemovedBroker) {
 	}
 }
 
+// close sends what is queued, then stops the sending goroutine. A send after
+// close only queues (and is never sent): it cannot panic.
 func (n *notifier) close() {
-	n.once.Do(func() { close(n.queue) })
+	n.once.Do(func() { close(n.stop) })
 	<-n.done
 }
 
 func (n *notifier) run() {
 	defer close(n.done)
-	for ev := range n.queue {
-		minID := ev.MinBrokerID
-		header := remoting.EncodeHeader(&notifyMinBrokerIDChangeRequestHeader{
-			MinBrokerID:       &minID,
-			MinBrokerAddr:     ev.MinBrokerAddr,
-			OfflineBrokerAddr: ev.OfflineBrokerAddr,
-			HABrokerAddr:      ev.HABrokerAddr,
-		})
-		for _, addr := range ev.Recipients {
-			n.sendOne(addr, header)
+	for {
+		select {
+		case ev := <-n.queue:
+			n.deliver(ev)
+		case <-n.stop:
+			for {
+				select {
+				case ev := <-n.queue:
+					n.deliver(ev)
+				default:
+					return
+				}
+			}
 		}
+	}
+}
+
+// deliver sends one notification to each of its recipients.
+func (n *notifier) deliver(ev route.MinBrokerIDChange) {
+	minID := ev.MinBrokerID
+	header := remoting.EncodeHeader(&notifyMinBrokerIDChangeRequestHeader{
+		MinBrokerID:       &minID,
+		MinBrokerAddr:     ev.MinBrokerAddr,
+		OfflineBrokerAddr: ev.OfflineBrokerAddr,
+		HABrokerAddr:      ev.HABrokerAddr,
+	})
+	for _, addr := range ev.Recipients {
+		n.sendOne(addr, header)
 	}
 }
 

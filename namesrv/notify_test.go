@@ -127,3 +127,13 @@ func TestRegistrationNotifiesSlave(t *testing.T) {
 		t.Fatalf("one-way %v ext %v, want %v", req.IsOneway(), req.ExtFields, want)
 	}
 }
+
+// TestNotifierSendAfterCloseDoesNotPanic: an eviction scan that outlives the
+// shutdown deadline may still hand over notifications after close.
+func TestNotifierSendAfterCloseDoesNotPanic(t *testing.T) {
+	logger, _ := logtest.NewNullLogger()
+	n := newNotifier(logrus.NewEntry(logger))
+	n.close()
+	n.send([]route.MinBrokerIDChange{{BrokerName: "broker-a", Recipients: []string{"127.0.0.1:1"}}})
+	n.close() // twice is fine too
+}
