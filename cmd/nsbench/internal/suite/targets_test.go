@@ -1,0 +1,88 @@
+package suite
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/gonamesrv/gonamesrv/cmd/nsbench/internal/report"
+	"github.com/gonamesrv/gonamesrv/cmd/nsbench/internal/scenario"
+)
+
+func phase(scenarioName, target, op string, l scenario.Load, perSecond, p99, cpu float64) report.Phase {
+	return report.Phase{Scenario: scenarioName, Target: target, Op: op, Conns: l.Conns, InFlight: l.InFlight,
+		Requests: 100, PerSecond: perSecond, Latency: report.Percentiles{P99: p99}, ServerCPUMicrosPerOp: cpu}
+}
+
+// fullRun has every figure the targets read; scale multiplies the
+// NameServer's rates, so scale 1 meets every rate target and 0.5 misses them.
+func fullRun(scale float64) *report.Report {
+	ns, base := report.TargetNamesrv, report.TargetBaseline
+	return &report.Report{
+		Phases: []report.Phase{
+			phase(ScenarioRoute, ns, "route", Load64x1, 90*scale, 100, 10),
+			phase(ScenarioRoute, base, "route", Load64x1, 100, 100, 8),
+			phase(ScenarioRoute, ns, "route", Load64x8, 80*scale, 140, 10),
+			phase(ScenarioRoute, base, "route", Load64x8, 100, 100, 8),
+			phase(scenario.ScenarioJMHQuiet, ns, "route", scenario.Load{Conns: 4, InFlight: 1}, 1000, 100, 0),
+			phase(scenario.ScenarioJMHStorm, ns, "route", scenario.Load{Conns: 4, InFlight: 1}, 900, 190/scale, 0),
+			phase(scenario.ScenarioJMHStorm, ns, "register-changed", scenario.Load{Conns: 32, InFlight: 1}, 40*scale, 0, 0),
+			phase(scenario.ScenarioJMHRegister, base, "register-changed", scenario.Load{Conns: 32, InFlight: 1}, 100, 0, 0),
+			phase(ScenarioRegister, ns, "register-changed", scenario.Load{Conns: 1, InFlight: 1}, 50, 0, 10000),
+			phase(ScenarioRegister, ns, "register-unchanged", scenario.Load{Conns: 1, InFlight: 1}, 50, 0, 900/scale),
+			phase(ScenarioHeartbeat, ns, "heartbeat", Load64x8, 90*scale, 0, 0),
+			phase(ScenarioHeartbeat, base, "heartbeat", Load64x8, 100, 0, 0),
+			phase(ScenarioHeartbeat, ns, "query-data-version", Load64x8, 95*scale, 0, 0),
+			phase(ScenarioHeartbeat, base, "query-data-version", Load64x8, 100, 0, 0),
+		},
+		Facts: []report.Fact{
+			{Name: FactJMHResident, Value: 200 / scale, Unit: "MiB"},
+			{Name: FactQueueEntryBytes, Value: 60, Unit: "bytes"},
+			{Name: IdleConnsFact(10000), Value: 80 / scale, Unit: "MiB"},
+		},
+	}
+}
+
+var goBenchFast = []GoBench{
+	{Name: "DecodeRegisterBody10k/ours", NsPerOp: 3e6},
+	{Name: "DecodeRegisterBody10k/encoding-json", NsPerOp: 20e6},
+	{Name: "Register10kTopics/changed", NsPerOp: 1e6},
+}
+
+func TestEvaluateMeetsEveryTargetOfAGoodRun(t *testing.T) {
+	targets := Evaluate(fullRun(1), goBenchFast, 10000)
+	if len(targets) != 10 {
+		t.Fatalf("%d targets, want 10", len(targets))
+	}
+	for _, target := range targets {
+		if !target.Met {
+			t.Errorf("not met: %s: %s", target.Goal, target.Measured)
+		}
+	}
+}
+
+func TestEvaluateMissesEveryTargetOfABadRun(t *testing.T) {
+	slowDecode := []GoBench{goBenchFast[0], {Name: "DecodeRegisterBody10k/encoding-json", NsPerOp: 5e6}, goBenchFast[2]}
+	for _, target := range Evaluate(fullRun(0.5), slowDecode, 10000) {
+		if target.Met {
+			t.Errorf("met with half the figures: %s: %s", target.Goal, target.Measured)
+		}
+	}
+}
+
+func TestEvaluateSaysWhatWasNotMeasured(t *testing.T) {
+	targets := Evaluate(&report.Report{}, nil, 10000)
+	for _, target := range targets {
+		if target.Met || target.Measured != "not measured in this run" {
+			t.Errorf("%s: %+v", target.Goal, target)
+		}
+	}
+}
+
+func TestEvaluateCountsErrorsAgainstATarget(t *testing.T) {
+	run := fullRun(1)
+	run.Phases[0].Errors = map[string]uint64{"wrong brokers": 1}
+	target := Evaluate(run, goBenchFast, 10000)[0]
+	if target.Met || !strings.Contains(target.Measured, "1 errors") {
+		t.Fatalf("a route target with a wrong answer: %+v", target)
+	}
+}
