@@ -1,44 +1,26 @@
 package broker
 
 import (
-	"bufio"
 	"fmt"
 	"io"
 	"maps"
 	"os"
 	"slices"
 	"strconv"
-	"strings"
 	"time"
+
+	"github.com/gonamesrv/gonamesrv/internal/javaprops"
 )
 
-// ReadProperties reads a Java-style properties file (broker.conf): key=value,
-// key:value or key value lines, '#' and '!' comments, surrounding blanks
-// trimmed. Backslash continuations and escapes are not supported: broker.conf
-// files do not use them.
+// ReadProperties reads a Java properties file (broker.conf) with the rules of
+// java.util.Properties.load, as the NameServer reads its own.
 func ReadProperties(r io.Reader) (map[string]string, error) {
-	props := map[string]string{}
-	scanner := bufio.NewScanner(r)
-	for lineNo := 1; scanner.Scan(); lineNo++ {
-		line := strings.TrimSpace(scanner.Text())
-		if line == "" || line[0] == '#' || line[0] == '!' {
-			continue
-		}
-		cut := strings.IndexAny(line, "=: \t")
-		if cut < 0 {
-			props[line] = ""
-			continue
-		}
-		// Java: the key ends at the first '=', ':' or blank; blanks, then one
-		// '=' or ':', then blanks separate it from the value.
-		key := line[:cut]
-		rest := strings.TrimLeft(line[cut:], " \t")
-		if rest != "" && (rest[0] == '=' || rest[0] == ':') {
-			rest = rest[1:]
-		}
-		props[key] = strings.TrimSpace(rest)
+	text, err := io.ReadAll(r)
+	if err != nil {
+		return nil, fmt.Errorf("read properties: %w", err)
 	}
-	if err := scanner.Err(); err != nil {
+	props, err := javaprops.Parse(text)
+	if err != nil {
 		return nil, fmt.Errorf("read properties: %w", err)
 	}
 	return props, nil

@@ -6,6 +6,7 @@ import (
 
 	"github.com/sirupsen/logrus"
 
+	"github.com/gonamesrv/gonamesrv/internal/javaprops"
 	"github.com/gonamesrv/gonamesrv/namesrv/config"
 	"github.com/gonamesrv/gonamesrv/remoting"
 )
@@ -16,7 +17,7 @@ func (ns *NameServer) updateNamesrvConfig(_ *remoting.Conn, req *remoting.Comman
 	if len(req.Body) == 0 {
 		return success(req)
 	}
-	props, err := config.ParseProperties(req.Body)
+	props, err := javaprops.Parse(req.Body)
 	if err != nil {
 		return systemError(req, "string2Properties error")
 	}

@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"reflect"
 	"strings"
+
+	"github.com/gonamesrv/gonamesrv/internal/javaprops"
 )
 
 // File names under the -data directory.
@@ -143,7 +145,7 @@ func (c *Config) loadFile(path string) error {
 	if err != nil {
 		return fmt.Errorf("load config file: %w", err)
 	}
-	props, err := ParseProperties(text)
+	props, err := javaprops.Parse(text)
 	if err != nil {
 		return fmt.Errorf("load config file %s: %w", path, err)
 	}

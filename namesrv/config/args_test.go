@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/gonamesrv/gonamesrv/internal/javaprops"
 )
 
 // writeFile writes a properties file in a test directory and returns its path.
@@ -121,7 +123,7 @@ func TestFromArgsErrors(t *testing.T) {
 		{"unknown flag", []string{"-m"}, nil},
 		{"boolean with separate value", []string{"-clusterTest", "true"}, nil},
 		{"missing file", []string{"-c", filepath.Join(t.TempDir(), "none.properties")}, os.ErrNotExist},
-		{"malformed file", []string{"-c", writeFile(t, `a=\u12`)}, ErrMalformedProperties},
+		{"malformed file", []string{"-c", writeFile(t, `a=\u12`)}, javaprops.ErrMalformed},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

@@ -6,11 +6,6 @@ import "errors"
 // the black list; its text is the remark the Java server answers with code 16.
 var ErrBlackListed = errors.New("Can not update config in black list.") //nolint:staticcheck // the Java remark, verbatim
 
-// ErrMalformedProperties is returned by ParseProperties for text Java's
-// Properties.load rejects (a malformed \uXXXX escape); the handler answers
-// "string2Properties error" as Java does.
-var ErrMalformedProperties = errors.New("config: malformed properties text")
-
 // ErrInvalidValue is returned when a command-line value cannot be converted to
 // its setting's type, or a setting is out of its range (Validate).
 var ErrInvalidValue = errors.New("config: invalid value")

@@ -10,7 +10,8 @@ import (
 
 	"github.com/sirupsen/logrus"
 
-	"github.com/gonamesrv/gonamesrv/namesrv/config/atomicfile"
+	"github.com/gonamesrv/gonamesrv/internal/atomicfile"
+	"github.com/gonamesrv/gonamesrv/internal/javaprops"
 )
 
 // fixedBlackList are the keys UPDATE_NAMESRV_CONFIG may never change, whatever
@@ -69,7 +70,7 @@ func (s *Settings) BlackList() []string {
 // the -c file or differ from their default, so a default server answers
 // exactly the Java key set.
 func (s *Settings) Properties() []byte {
-	return FormatProperties(allConfigs(s.Get()))
+	return javaprops.Format(allConfigs(s.Get()))
 }
 
 // extensionDefaults holds the defaults of the Go-only settings, which do not
@@ -130,7 +131,7 @@ func (s *Settings) Update(props map[string]string) (changed []string, err error)
 	if err := next.Validate(); err != nil {
 		return nil, fmt.Errorf("update config: %w", err)
 	}
-	if err := atomicfile.Write(next.ConfigStorePath, formatPropertiesFile(allConfigs(next)), configFilePerm); err != nil {
+	if err := atomicfile.Write(next.ConfigStorePath, javaprops.FormatFile(allConfigs(next)), configFilePerm); err != nil {
 		return nil, fmt.Errorf("update config: persist: %w", err)
 	}
 	s.current.Store(next)

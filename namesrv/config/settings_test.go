@@ -14,7 +14,8 @@ import (
 
 	"github.com/sirupsen/logrus"
 
-	"github.com/gonamesrv/gonamesrv/namesrv/config/atomicfile"
+	"github.com/gonamesrv/gonamesrv/internal/atomicfile"
+	"github.com/gonamesrv/gonamesrv/internal/javaprops"
 )
 
 // quietLog is a logger for tests that discards its output.
@@ -92,7 +93,7 @@ func TestDefaultPropertiesHaveJavaKeySet(t *testing.T) {
 	home := t.TempDir()
 	t.Setenv("HOME", home)
 	t.Setenv("ROCKETMQ_HOME", "/opt/rocketmq")
-	captured, err := ParseProperties([]byte(loadFixture(t, "073").Response.BodyText))
+	captured, err := javaprops.Parse([]byte(loadFixture(t, "073").Response.BodyText))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -104,7 +105,7 @@ func TestDefaultPropertiesHaveJavaKeySet(t *testing.T) {
 	captured["kvConfigPath"] = filepath.Join(home, "namesrv", "kvConfig.json")
 	captured["configStorePath"] = filepath.Join(home, "namesrv", "namesrv.properties")
 
-	got, err := ParseProperties(NewSettings(Default(), quietLog()).Properties())
+	got, err := javaprops.Parse(NewSettings(Default(), quietLog()).Properties())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -131,7 +132,7 @@ func TestJavaUpdateScenario(t *testing.T) {
 	}
 	for _, step := range steps {
 		f := loadFixture(t, step.fixture)
-		props, err := ParseProperties([]byte(f.Request.BodyText))
+		props, err := javaprops.Parse([]byte(f.Request.BodyText))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -209,7 +210,7 @@ func TestUpdateRules(t *testing.T) {
 	if before.SupportActingMaster {
 		t.Fatal("update modified the previous snapshot")
 	}
-	props, err := ParseProperties(s.Properties())
+	props, err := javaprops.Parse(s.Properties())
 	if err != nil {
 		t.Fatal(err)
 	}

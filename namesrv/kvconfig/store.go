@@ -8,7 +8,7 @@ import (
 
 	"github.com/sirupsen/logrus"
 
-	"github.com/gonamesrv/gonamesrv/namesrv/config/atomicfile"
+	"github.com/gonamesrv/gonamesrv/internal/atomicfile"
 )
 
 // OrderTopicConfigNamespace is the namespace whose keys are topic names and

@@ -12,7 +12,7 @@ import (
 
 	"github.com/sirupsen/logrus"
 
-	"github.com/gonamesrv/gonamesrv/namesrv/config/atomicfile"
+	"github.com/gonamesrv/gonamesrv/internal/atomicfile"
 )
 
 // quietLog is a logger for tests that discards its output.

@@ -1,6 +1,10 @@
-package config
+// Package javaprops reads and writes Java .properties text, the format of the
+// NameServer's and the broker's config files and of UPDATE_NAMESRV_CONFIG and
+// GET_NAMESRV_CONFIG bodies. Both the daemon and the broker use it.
+package javaprops
 
 import (
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -8,13 +12,18 @@ import (
 	"unicode/utf8"
 )
 
-// ParseProperties reads Java .properties text (java.util.Properties.load
+// ErrMalformed is returned by Parse for text Java's Properties.load rejects
+// (a malformed \uXXXX escape); the NameServer answers "string2Properties
+// error" for it, as Java does.
+var ErrMalformed = errors.New("javaprops: malformed properties text")
+
+// Parse reads Java .properties text (java.util.Properties.load
 // rules): `key=value`, `key:value` and `key value` lines, `#` and `!` comment
 // lines, backslash line continuations, escapes \t \n \r \f \uXXXX and \x for any
 // other x. The text is UTF-8 (Java's load(InputStream) would read ISO-8859-1,
 // which garbles the UTF-8 bodies Java tools send). A malformed \uXXXX escape is
-// an error wrapping ErrMalformedProperties. A repeated key keeps its last value.
-func ParseProperties(text []byte) (map[string]string, error) {
+// an error wrapping ErrMalformed. A repeated key keeps its last value.
+func Parse(text []byte) (map[string]string, error) {
 	props := make(map[string]string)
 	lines := naturalLines(strings.ToValidUTF8(string(text), "\uFFFD"))
 	for i := 0; i < len(lines); {
@@ -129,11 +138,11 @@ func unescape(s string) (string, error) {
 		switch c = s[i]; c {
 		case 'u':
 			if len(s)-(i+1) < 4 {
-				return "", fmt.Errorf("%w: \\u needs four hex digits in %q", ErrMalformedProperties, s)
+				return "", fmt.Errorf("%w: \\u needs four hex digits in %q", ErrMalformed, s)
 			}
 			unit, ok := parseHex4(s[i+1 : i+5])
 			if !ok {
-				return "", fmt.Errorf("%w: bad \\u%s escape", ErrMalformedProperties, s[i+1:i+5])
+				return "", fmt.Errorf("%w: bad \\u%s escape", ErrMalformed, s[i+1:i+5])
 			}
 			i += 4
 			r := rune(unit)
@@ -189,17 +198,17 @@ func parseHex4(s string) (uint16, bool) {
 	return v, true
 }
 
-// FormatProperties writes m as the GET_NAMESRV_CONFIG body: one `key=value\n`
+// Format writes m as the GET_NAMESRV_CONFIG body: one `key=value\n`
 // line per entry, keys in Java string order, nothing escaped (protocol.md 6.6).
-func FormatProperties(m map[string]string) []byte {
+func Format(m map[string]string) []byte {
 	return appendProperties(nil, m, func(s string, _ bool) string { return s })
 }
 
-// formatPropertiesFile writes m in the same layout as FormatProperties but
+// FormatFile writes m in the same layout as Format but
 // escapes what would not read back unchanged (backslashes, line breaks,
 // leading blanks, separators inside keys), so a persisted file reloads to the
-// same settings. Ordinary values come out byte-identical to FormatProperties.
-func formatPropertiesFile(m map[string]string) []byte {
+// same settings. Ordinary values come out byte-identical to Format.
+func FormatFile(m map[string]string) []byte {
 	return appendProperties(nil, m, escapeProperty)
 }
 

@@ -1,4 +1,4 @@
-package config
+package javaprops
 
 import (
 	"errors"
@@ -47,12 +47,12 @@ func TestParseProperties(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			got, err := ParseProperties([]byte(tc.text))
+			got, err := Parse([]byte(tc.text))
 			if err != nil {
 				t.Fatal(err)
 			}
 			if !maps.Equal(got, tc.want) {
-				t.Fatalf("ParseProperties(%q) = %q, want %q", tc.text, got, tc.want)
+				t.Fatalf("Parse(%q) = %q, want %q", tc.text, got, tc.want)
 			}
 		})
 	}
@@ -60,19 +60,19 @@ func TestParseProperties(t *testing.T) {
 
 func TestParsePropertiesMalformedUnicode(t *testing.T) {
 	for _, text := range []string{`a=\u12`, `a=\u12G4`, `\uZZZZ=1`, "a=\\u00\nb=1"} {
-		if _, err := ParseProperties([]byte(text)); !errors.Is(err, ErrMalformedProperties) {
-			t.Errorf("ParseProperties(%q) err = %v, want ErrMalformedProperties", text, err)
+		if _, err := Parse([]byte(text)); !errors.Is(err, ErrMalformed) {
+			t.Errorf("Parse(%q) err = %v, want ErrMalformed", text, err)
 		}
 	}
 }
 
 func TestFormatPropertiesSortedRaw(t *testing.T) {
-	got := string(FormatProperties(map[string]string{"b": `C:\dir`, "a": "x=y", "B": " lead"}))
+	got := string(Format(map[string]string{"b": `C:\dir`, "a": "x=y", "B": " lead"}))
 	want := "B= lead\na=x=y\nb=C:\\dir\n"
 	if got != want {
-		t.Fatalf("FormatProperties = %q, want %q", got, want)
+		t.Fatalf("Format = %q, want %q", got, want)
 	}
-	if got := FormatProperties(nil); len(got) != 0 {
+	if got := Format(nil); len(got) != 0 {
 		t.Fatalf("empty map gave %q", got)
 	}
 }
@@ -103,7 +103,7 @@ func TestPropertiesFileRoundTrip(t *testing.T) {
 		"!first":      "#",
 		"formfeed\fk": "\f",
 	}
-	got, err := ParseProperties(formatPropertiesFile(m))
+	got, err := Parse(FormatFile(m))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -111,7 +111,7 @@ func TestPropertiesFileRoundTrip(t *testing.T) {
 		t.Fatalf("round trip gave %q, want %q", got, m)
 	}
 	ordinary := map[string]string{"listenPort": "9876", "configBlackList": "a;b"}
-	if string(formatPropertiesFile(ordinary)) != string(FormatProperties(ordinary)) {
+	if string(FormatFile(ordinary)) != string(Format(ordinary)) {
 		t.Fatal("ordinary values are escaped differently in the file than in GET_NAMESRV_CONFIG")
 	}
 }
@@ -125,7 +125,7 @@ func FuzzPropertiesFileRoundTrip(f *testing.F) {
 			t.Skip()
 		}
 		m := map[string]string{key: value}
-		got, err := ParseProperties(formatPropertiesFile(m))
+		got, err := Parse(FormatFile(m))
 		if err != nil {
 			t.Fatal(err)
 		}
