@@ -1,5 +1,7 @@
 package route
 
+import "slices"
+
 // RouteQuery says how a route answer is encoded.
 type RouteQuery struct {
 	// Standard selects the standard JSON flavour (request version >=
@@ -28,6 +30,8 @@ func (m *Manager) RouteJSON(dst []byte, topic string, q RouteQuery) ([]byte, boo
 		return s.encodeRoute(dst, topic, q) // filter servers: per-route table
 	}
 	start := len(dst)
+	// One allocation for the whole answer: a group's BrokerData is at most twice as long as its QueueData.
+	dst = slices.Grow(dst, 3*len(entry.encodedQueueDatas(q.Standard))+len(q.OrderTopicConf)+64)
 	dst = append(dst, `{"brokerDatas":[`...)
 	found := false
 	for i := range entry.queueDatas {
