@@ -28,6 +28,9 @@ func run(args []string, stdout, stderr io.Writer) int {
 		printUsage(stdout)
 		return 0
 	}
+	if args[0] == "namesrv" {
+		return runProfiledNamesrv(args[1:], stderr)
+	}
 	m, found := modes[args[0]]
 	if !found {
 		fmt.Fprintf(stderr, "nsbench: unknown mode %q\n\n", args[0])

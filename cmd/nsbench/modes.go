@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"slices"
 	"strings"
 	"syscall"
@@ -113,21 +114,30 @@ func newEnv(ctx context.Context, o *options, log *logrus.Entry) (*scenario.Env, 
 	} else if limit < uint64(o.idleConns+1000) {
 		log.WithField("limit", limit).Warn("open file limit is low for the idle connection test (ulimit -Hn)")
 	}
-	clientLog := log.WithField("component", "client")
-	clientLog.Logger.SetLevel(logrus.InfoLevel)
+	profiles := &profileNames{dir: o.profileDir}
+	if o.profileDir != "" {
+		if err := os.MkdirAll(o.profileDir, 0o755); err != nil {
+			return nil, fmt.Errorf("profile folder: %w", err)
+		}
+	}
 	return &scenario.Env{
 		Ctx:     ctx,
 		Log:     log,
 		Window:  load.Window{Warmup: o.warmup, Measure: o.duration},
 		Targets: o.targets(),
 		Start: func(kind string, spec load.LayoutSpec) (*target.Server, error) {
+			profile := profiles.next(kind)
 			if kind == report.TargetBaseline {
-				return target.StartBaseline(spec)
+				return target.StartBaseline(spec, profile)
 			}
 			if o.addr != "" {
 				return target.External(kind, o.addr, o.pid), nil
 			}
-			return target.StartNamesrv(o.namesrvBin)
+			extra := strings.Fields(o.namesrvArgs)
+			if profile != "" {
+				return target.StartProfiledNamesrv(profile, extra...)
+			}
+			return target.StartNamesrv(o.namesrvBin, extra...)
 		},
 	}, nil
 }
@@ -175,6 +185,11 @@ func writeSVGFile(path string, r *report.Report) error {
 // runBaseline serves until SIGINT/SIGTERM; StartBaseline runs it as a child.
 func runBaseline(ctx context.Context, o *options, stdout io.Writer, log *logrus.Entry) error {
 	log.Logger.SetLevel(logrus.WarnLevel)
+	stopProfile, err := startCPUProfile(o.cpuProfile)
+	if err != nil {
+		return err
+	}
+	defer stopProfile()
 	srv, err := baseline.Start(o.listen, o.spec, log.WithField("component", "baseline"))
 	if err != nil {
 		return err
@@ -184,4 +199,23 @@ func runBaseline(ctx context.Context, o *options, stdout io.Writer, log *logrus.
 	defer stop()
 	<-stopped.Done()
 	return srv.Shutdown()
+}
+
+// profileNames numbers the CPU profiles of one run: namesrv-1.pprof,
+// baseline-1.pprof, namesrv-2.pprof... in the order servers start.
+type profileNames struct {
+	dir   string
+	count map[string]int
+}
+
+// next is the profile path of the next server of kind, "" when not profiling.
+func (p *profileNames) next(kind string) string {
+	if p.dir == "" {
+		return ""
+	}
+	if p.count == nil {
+		p.count = map[string]int{}
+	}
+	p.count[kind]++
+	return filepath.Join(p.dir, fmt.Sprintf("%s-%d.pprof", kind, p.count[kind]))
 }

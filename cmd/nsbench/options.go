@@ -28,6 +28,11 @@ type options struct {
 	jsonOut    bool
 	svgPath    string
 	listen     string
+	cpuProfile  string
+	// namesrvArgs are extra flags for every NameServer started.
+	namesrvArgs string
+	// profileDir, when set, gets a CPU profile of every server started.
+	profileDir string
 	// suite only
 	goBenchPath  string
 	markdownPath string
@@ -94,6 +99,9 @@ func (o *options) flagSet(mode string, output io.Writer) *flag.FlagSet {
 	fs.BoolVar(&o.jsonOut, "json", o.jsonOut, "print one JSON object instead of the table")
 	fs.StringVar(&o.svgPath, "svg", o.svgPath, "draw route latency percentiles against load into this SVG file")
 	fs.StringVar(&o.listen, "listen", o.listen, "baseline: listen address")
+	fs.StringVar(&o.namesrvArgs, "namesrv-args", o.namesrvArgs, "extra flags for every NameServer started, e.g. \"-defaultThreadPoolNums 1\"")
+	fs.StringVar(&o.profileDir, "profile", o.profileDir, "write a CPU profile of every server started into this folder (the NameServer then runs inside nsbench: 'nsbench namesrv')")
+	fs.StringVar(&o.cpuProfile, "cpuprofile", o.cpuProfile, "baseline: write a CPU profile here when stopped")
 	fs.StringVar(&o.goBenchPath, "gobench", o.goBenchPath, "suite: output of 'go test -bench' to include")
 	fs.StringVar(&o.markdownPath, "out", o.markdownPath, "suite: markdown report to write")
 	fs.StringVar(&o.jsonPath, "json-file", o.jsonPath, "suite: also write the JSON report here")

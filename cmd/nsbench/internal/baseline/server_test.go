@@ -33,7 +33,7 @@ func startBaseline(t *testing.T) *Server {
 	return srv
 }
 
-func dial(t *testing.T, addr string, n int) []*remoting.Client {
+func dial(t *testing.T, addr string, n int) []load.Invoker {
 	t.Helper()
 	clients, err := load.Dial(context.Background(), addr, n, quietLog())
 	if err != nil {
@@ -43,7 +43,7 @@ func dial(t *testing.T, addr string, n int) []*remoting.Client {
 	return clients
 }
 
-func invoke(t *testing.T, c *remoting.Client, req *remoting.Command) *remoting.Command {
+func invoke(t *testing.T, c load.Invoker, req *remoting.Command) *remoting.Command {
 	t.Helper()
 	resp, err := c.Invoke(context.Background(), req)
 	if err != nil {

@@ -24,7 +24,7 @@ type Stream struct {
 	// Op names the stream in the report (route, register, heartbeat).
 	Op string
 	// Clients are the connections; workers of client i share it.
-	Clients []*remoting.Client
+	Clients []Invoker
 	// InFlight is the number of workers, hence requests in flight, per client.
 	InFlight int
 	// NewSource is called once per worker, with the worker's global index
@@ -146,7 +146,7 @@ func serverCPU(pid int) time.Duration {
 	return cpu
 }
 
-func runWorker(ctx context.Context, client *remoting.Client, next Source, pause func(*rand.Rand) time.Duration,
+func runWorker(ctx context.Context, client Invoker, next Source, pause func(*rand.Rand) time.Duration,
 	rng *rand.Rand, state *atomic.Int32, stop <-chan struct{}, ws *workerStats) {
 	var timer *time.Timer
 	for state.Load() != stateStopped {

@@ -19,8 +19,8 @@ const seedParallelism = 4
 const requestTimeout = 30 * time.Second
 
 // Dial makes n clients of addr and opens their connections.
-func Dial(ctx context.Context, addr string, n int, log *logrus.Entry) ([]*remoting.Client, error) {
-	clients := make([]*remoting.Client, n)
+func Dial(ctx context.Context, addr string, n int, log *logrus.Entry) ([]Invoker, error) {
+	clients := make([]Invoker, n)
 	for i := range clients {
 		clients[i] = remoting.NewClient(addr, remoting.ClientConfig{RequestTimeout: requestTimeout, Logger: log})
 	}
@@ -37,17 +37,19 @@ func Dial(ctx context.Context, addr string, n int, log *logrus.Entry) ([]*remoti
 	return clients, nil
 }
 
-// CloseAll closes every client.
-func CloseAll(clients []*remoting.Client) {
+// CloseAll closes every client or connection.
+func CloseAll(clients []Invoker) {
 	for _, c := range clients {
-		_ = c.Close()
+		if c != nil {
+			_ = c.Close()
+		}
 	}
 }
 
 // Seed registers every broker of the layout with body version v, each on
 // its own client (brokerClients[i] for broker i), and fails unless all are
 // accepted. The clients must stay open: closing one unregisters its broker.
-func Seed(ctx context.Context, regs *Registrations, brokerClients []*remoting.Client, v int) error {
+func Seed(ctx context.Context, regs *Registrations, brokerClients []Invoker, v int) error {
 	brokers := regs.layout.Brokers()
 	return forEach(len(brokers), seedParallelism, func(i int) error {
 		resp, err := brokerClients[i].Invoke(ctx, regs.Request(brokers[i], v))

@@ -9,7 +9,7 @@ import (
 
 // RouteStream queries random topics of the layout and checks every answer
 // against the seeded brokers.
-func RouteStream(l *Layout, clients []*remoting.Client, inFlight int) Stream {
+func RouteStream(l *Layout, clients []Invoker, inFlight int) Stream {
 	checks := make([]Check, len(l.Clusters))
 	for c := range l.Clusters {
 		checks[c] = l.ExpectRoute(c)
@@ -31,7 +31,7 @@ func RouteStream(l *Layout, clients []*remoting.Client, inFlight int) Stream {
 // last one (the server must decode and apply the topic table); otherwise
 // each repeats the seeded registration. pause, when set, is the wait before
 // each registration.
-func RegisterStream(regs *Registrations, brokerClients []*remoting.Client, changed bool, pause func(*rand.Rand) time.Duration) Stream {
+func RegisterStream(regs *Registrations, brokerClients []Invoker, changed bool, pause func(*rand.Rand) time.Duration) Stream {
 	brokers := regs.layout.Brokers()
 	op := "register-unchanged"
 	if changed {
@@ -54,7 +54,7 @@ func RegisterStream(regs *Registrations, brokerClients []*remoting.Client, chang
 
 // HeartbeatStream sends a seeded broker's BROKER_HEARTBEAT, or with
 // queryDataVersion its QUERY_DATA_VERSION, for random brokers.
-func HeartbeatStream(l *Layout, clients []*remoting.Client, inFlight int, queryDataVersion bool) Stream {
+func HeartbeatStream(l *Layout, clients []Invoker, inFlight int, queryDataVersion bool) Stream {
 	brokers := l.Brokers()
 	op := "heartbeat"
 	if queryDataVersion {

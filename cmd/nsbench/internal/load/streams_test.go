@@ -4,14 +4,12 @@ import (
 	"math/rand/v2"
 	"testing"
 	"time"
-
-	"github.com/gonamesrv/gonamesrv/remoting"
 )
 
 func TestRegisterStreamAlternatesVersionsOnlyWhenChanged(t *testing.T) {
 	l := NewLayout(LayoutSpec{Clusters: 1, BrokersPerCluster: 2, TopicsPerCluster: 3, QueueNums: 1})
 	regs := NewRegistrations(l)
-	clients := []*remoting.Client{nil, nil} // sources never touch the clients
+	clients := []Invoker{nil, nil} // sources never touch the clients
 	versions := func(changed bool) []string {
 		next := RegisterStream(regs, clients, changed, nil).NewSource(1, rand.New(rand.NewPCG(1, 1)))
 		var crcs []string
@@ -35,7 +33,7 @@ func TestRegisterStreamAlternatesVersionsOnlyWhenChanged(t *testing.T) {
 
 func TestRouteStreamQueriesSeededTopicsWithTheirCheck(t *testing.T) {
 	l := NewLayout(LayoutSpec{Clusters: 3, BrokersPerCluster: 1, TopicsPerCluster: 2, QueueNums: 1})
-	next := RouteStream(l, []*remoting.Client{nil}, 1).NewSource(0, rand.New(rand.NewPCG(2, 2)))
+	next := RouteStream(l, []Invoker{nil}, 1).NewSource(0, rand.New(rand.NewPCG(2, 2)))
 	known := map[string]bool{}
 	for i := range l.TopicCount() {
 		topic, _ := l.Topic(i)

@@ -13,7 +13,6 @@ import (
 	"github.com/gonamesrv/gonamesrv/cmd/nsbench/internal/load"
 	"github.com/gonamesrv/gonamesrv/cmd/nsbench/internal/report"
 	"github.com/gonamesrv/gonamesrv/cmd/nsbench/internal/target"
-	"github.com/gonamesrv/gonamesrv/remoting"
 )
 
 // Env is what every scenario needs: where to send load and for how long.
@@ -53,8 +52,8 @@ type seeded struct {
 	server  *target.Server
 	layout  *load.Layout
 	regs    *load.Registrations
-	brokers []*remoting.Client
-	clients []*remoting.Client
+	brokers []load.Invoker
+	clients []load.Invoker
 	// emptyRSS is the server's resident memory before seeding.
 	emptyRSS int64
 }
@@ -71,7 +70,7 @@ func (e *Env) seed(kind string, spec load.LayoutSpec, regs *load.Registrations, 
 		s.close()
 		return nil, fmt.Errorf("seed %s with %s: %w", kind, spec, err)
 	}
-	if s.brokers, err = load.Dial(e.Ctx, server.Addr, len(s.layout.Brokers()), e.Log); err != nil {
+	if s.brokers, err = load.DialBrokers(e.Ctx, server.Addr, len(s.layout.Brokers())); err != nil {
 		return fail(err)
 	}
 	if err := load.Seed(e.Ctx, regs, s.brokers, load.FirstVersion); err != nil {

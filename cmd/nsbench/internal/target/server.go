@@ -52,6 +52,12 @@ func External(kind, addr string, pid int) *Server {
 // fresh data folder and its log in that folder, plus extra flags
 // (Java config keys, "-key value").
 func StartNamesrv(binary string, extra ...string) (*Server, error) {
+	return startNamesrvCommand(binary, nil, extra)
+}
+
+// startNamesrvCommand runs binary with leading arguments, the NameServer's
+// address and data flags, then extra.
+func startNamesrvCommand(binary string, leading, extra []string) (*Server, error) {
 	dataDir, err := os.MkdirTemp("", "nsbench-namesrv-")
 	if err != nil {
 		return nil, fmt.Errorf("namesrv data folder: %w", err)
@@ -60,7 +66,7 @@ func StartNamesrv(binary string, extra ...string) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
-	args := append([]string{"-bindAddress", "127.0.0.1", "-listenPort", strconv.Itoa(port), "-data", dataDir}, extra...)
+	args := append(append(leading, "-bindAddress", "127.0.0.1", "-listenPort", strconv.Itoa(port), "-data", dataDir), extra...)
 	s := &Server{Kind: report.TargetNamesrv, Addr: net.JoinHostPort("127.0.0.1", strconv.Itoa(port)), dataDir: dataDir}
 	if err := s.start(binary, args, dataDir); err != nil {
 		_ = os.RemoveAll(dataDir)
@@ -69,9 +75,21 @@ func StartNamesrv(binary string, extra ...string) (*Server, error) {
 	return s, nil
 }
 
+// StartProfiledNamesrv runs the NameServer inside this very executable
+// ("nsbench namesrv") with a CPU profile written to profilePath when it
+// stops; otherwise as StartNamesrv.
+func StartProfiledNamesrv(profilePath string, extra ...string) (*Server, error) {
+	self, err := os.Executable()
+	if err != nil {
+		return nil, fmt.Errorf("find own executable: %w", err)
+	}
+	return startNamesrvCommand(self, []string{"namesrv", "-cpuprofile", profilePath}, extra)
+}
+
 // StartBaseline runs this very executable as "nsbench baseline" for the
-// data of spec on a free loopback port.
-func StartBaseline(spec load.LayoutSpec) (*Server, error) {
+// data of spec on a free loopback port, with a CPU profile written to
+// profilePath when it stops ("" for none).
+func StartBaseline(spec load.LayoutSpec, profilePath string) (*Server, error) {
 	self, err := os.Executable()
 	if err != nil {
 		return nil, fmt.Errorf("find own executable: %w", err)
@@ -85,7 +103,7 @@ func StartBaseline(spec load.LayoutSpec) (*Server, error) {
 	if err != nil {
 		return nil, fmt.Errorf("baseline log folder: %w", err)
 	}
-	args := append([]string{"baseline", "-listen", addr}, LayoutFlags(spec)...)
+	args := append([]string{"baseline", "-listen", addr, "-cpuprofile", profilePath}, LayoutFlags(spec)...)
 	s := &Server{Kind: report.TargetBaseline, Addr: addr, dataDir: logDir}
 	if err := s.start(self, args, logDir); err != nil {
 		_ = os.RemoveAll(logDir)
