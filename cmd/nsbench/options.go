@@ -28,7 +28,7 @@ type options struct {
 	jsonOut    bool
 	svgPath    string
 	listen     string
-	cpuProfile  string
+	cpuProfile string
 	// namesrvArgs are extra flags for every NameServer started.
 	namesrvArgs string
 	// profileDir, when set, gets a CPU profile of every server started.
