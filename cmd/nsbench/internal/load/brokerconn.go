@@ -100,7 +100,7 @@ func (b *BrokerConn) exchange(req *remoting.Command) (*remoting.Command, error) 
 		return nil, fmt.Errorf("write: %w", err)
 	}
 	for {
-		answer, err := b.readFrame()
+		answer, err := readAnswer(b.reader)
 		if err != nil {
 			return nil, err
 		}
@@ -110,9 +110,10 @@ func (b *BrokerConn) exchange(req *remoting.Command) (*remoting.Command, error) 
 	}
 }
 
-func (b *BrokerConn) readFrame() (*remoting.Command, error) {
+// readAnswer reads one whole frame, at most maxAnswerFrame long, and decodes it.
+func readAnswer(reader *bufio.Reader) (*remoting.Command, error) {
 	var lengthField [4]byte
-	if _, err := io.ReadFull(b.reader, lengthField[:]); err != nil {
+	if _, err := io.ReadFull(reader, lengthField[:]); err != nil {
 		return nil, fmt.Errorf("read answer length: %w", err)
 	}
 	length := binary.BigEndian.Uint32(lengthField[:])
@@ -120,7 +121,7 @@ func (b *BrokerConn) readFrame() (*remoting.Command, error) {
 		return nil, fmt.Errorf("answer of %d bytes: %w", length, ErrBadAnswer)
 	}
 	frame := make([]byte, length)
-	if _, err := io.ReadFull(b.reader, frame); err != nil {
+	if _, err := io.ReadFull(reader, frame); err != nil {
 		return nil, fmt.Errorf("read answer: %w", err)
 	}
 	answer, err := remoting.DecodeFrame(frame)

@@ -3,9 +3,7 @@ package load
 import (
 	"bufio"
 	"context"
-	"encoding/binary"
 	"fmt"
-	"io"
 	"net"
 	"time"
 
@@ -14,9 +12,6 @@ import (
 
 // idleDialParallelism bounds the connections being opened at once.
 const idleDialParallelism = 32
-
-// maxIdleAnswer bounds the answer read on an idle connection's first request.
-const maxIdleAnswer = 1 << 20
 
 // OpenIdle opens n plain TCP connections to addr, sends one route query for
 // topic on each and reads its answer, so the server has set each connection
@@ -54,21 +49,8 @@ func roundTrip(conn net.Conn, frame []byte) error {
 	if _, err := conn.Write(frame); err != nil {
 		return fmt.Errorf("write probe: %w", err)
 	}
-	reader := bufio.NewReader(conn)
-	var lengthField [4]byte
-	if _, err := io.ReadFull(reader, lengthField[:]); err != nil {
-		return fmt.Errorf("read answer length: %w", err)
-	}
-	length := binary.BigEndian.Uint32(lengthField[:])
-	if length > maxIdleAnswer {
-		return fmt.Errorf("answer of %d bytes: %w", length, ErrBadAnswer)
-	}
-	answer := make([]byte, length)
-	if _, err := io.ReadFull(reader, answer); err != nil {
-		return fmt.Errorf("read answer: %w", err)
-	}
-	if _, err := remoting.DecodeFrame(answer); err != nil {
-		return fmt.Errorf("decode answer: %w: %w", ErrBadAnswer, err)
+	if _, err := readAnswer(bufio.NewReader(conn)); err != nil {
+		return fmt.Errorf("probe: %w", err)
 	}
 	return nil
 }
