@@ -51,6 +51,8 @@ func (ns *NameServer) registerBroker(conn *remoting.Conn, req *remoting.Command)
 	result, events, err := ns.applyUnchangedRegistration(reg, req, h.Compressed)
 	changed := errors.Is(err, route.ErrTopicTableRequired)
 	if changed {
+		ns.fullRegistrations.acquire()
+		defer ns.fullRegistrations.release()
 		body, filterServersGiven, decodeErr := decodeRegistrationBody(req.Version, h.Compressed, req.Body)
 		if decodeErr != nil {
 			return withExt(systemError(req, decodeFailedRemark+": "+decodeErr.Error()), &registerBrokerResponseHeader{})

@@ -31,6 +31,9 @@ type NameServer struct {
 	eviction   *evictionJob
 	notifier   *notifier
 	startedAt  time.Time
+	// fullRegistrations bounds how many registrations decode and apply a
+	// topic table at once (see registrationSlots).
+	fullRegistrations slots
 }
 
 // New loads the KV store, binds the listener of settings' bindAddress and
@@ -49,6 +52,8 @@ func New(settings *config.Settings, log *logrus.Entry) (*NameServer, error) {
 		kv:        kv,
 		brokers:   newBrokerConns(),
 		startedAt: time.Now(),
+
+		fullRegistrations: newSlots(registrationSlots()),
 	}
 	ns.notifier = newNotifier(log.WithField("component", "notify"))
 	ns.unregister = newUnregisterWorker(ns.routes, cfg.UnRegisterBrokerQueueCapacity, ns.notifier, ns.brokers,
