@@ -57,7 +57,12 @@ func (ns *NameServer) registerBroker(conn *remoting.Conn, req *remoting.Command)
 		if decodeErr != nil {
 			return withExt(systemError(req, decodeFailedRemark+": "+decodeErr.Error()), &registerBrokerResponseHeader{})
 		}
-		reg.UnchangedDataVersion, reg.Body, reg.FilterServersGiven = nil, body, filterServersGiven
+		if reg.TableFingerprint == 0 && maySkipBody(req.Version, h.Compressed, req.Body) {
+			// recorded with the full apply, so the next new DataVersion with
+			// the same table can skip it
+			_, reg.TableFingerprint, _ = route.RegisterBrokerTableFingerprint(req.Body)
+		}
+		reg.UndecodedDataVersion, reg.Body, reg.FilterServersGiven = nil, body, filterServersGiven
 		fields["topics"] = len(body.TopicConfigSerializeWrapper.TopicConfigTable)
 		fields["dataVersion"] = body.TopicConfigSerializeWrapper.DataVersion
 		result, events, err = ns.routes.RegisterBroker(reg, time.Now())
@@ -94,21 +99,41 @@ func (ns *NameServer) registerBroker(conn *remoting.Conn, req *remoting.Command)
 	return resp
 }
 
-// applyUnchangedRegistration is the fast path of a periodic re-registration:
-// when the body's DataVersion and fingerprint equal those last applied for
-// this broker, only liveness changes, so the topic table is not decoded. It
-// answers route.ErrTopicTableRequired when the full path must run.
+// applyUnchangedRegistration is the fast path of a re-registration whose
+// topic table and filter servers would change nothing, so the body is not
+// decoded: either its DataVersion and fingerprint equal those last applied
+// for this broker (a periodic re-registration), or only its DataVersion
+// differs from the body last written in full (a broker after a config
+// change, or Java's JMH brokers). It answers route.ErrTopicTableRequired
+// when the full path must run.
 func (ns *NameServer) applyUnchangedRegistration(reg *route.RegisterBrokerRequest, req *remoting.Command, compressed bool) (route.RegisterBrokerResult, []route.MinBrokerIDChange, error) {
-	if req.Version < route.VersionV3_0_11 || compressed || len(req.Body) == 0 || route.LooksLikeZlib(req.Body) {
+	if !maySkipBody(req.Version, compressed, req.Body) {
 		return route.RegisterBrokerResult{}, nil, route.ErrTopicTableRequired
 	}
 	dv, err := route.DecodeRegisterBrokerDataVersion(req.Body)
-	if err != nil || !ns.routes.IsUnchangedRegistration(reg.ClusterName, reg.BrokerAddr, reg.BrokerID, dv, reg.BodyFingerprint) {
+	if err != nil {
 		return route.RegisterBrokerResult{}, nil, route.ErrTopicTableRequired
 	}
-	reg.UnchangedDataVersion = &dv
+	if !ns.routes.IsUnchangedRegistration(reg.ClusterName, reg.BrokerAddr, reg.BrokerID, dv, reg.BodyFingerprint) {
+		_, tableFingerprint, err := route.RegisterBrokerTableFingerprint(req.Body)
+		if err != nil {
+			return route.RegisterBrokerResult{}, nil, route.ErrTopicTableRequired
+		}
+		reg.TableFingerprint = tableFingerprint
+		if !ns.routes.IsUnchangedTopicTable(reg.ClusterName, reg.BrokerAddr, reg.BrokerID, tableFingerprint) {
+			return route.RegisterBrokerResult{}, nil, route.ErrTopicTableRequired
+		}
+	}
+	reg.UndecodedDataVersion = &dv
 	reg.FilterServersGiven = true
 	return ns.routes.RegisterBroker(reg, time.Now())
+}
+
+// maySkipBody says whether a registration body is plain JSON of the current
+// format, the only one whose DataVersion and table fingerprint are read
+// without decoding it.
+func maySkipBody(version int32, compressed bool, body []byte) bool {
+	return version >= route.VersionV3_0_11 && !compressed && len(body) > 0 && !route.LooksLikeZlib(body)
 }
 
 // bodyFingerprint identifies a registration body by its CRC, length and the

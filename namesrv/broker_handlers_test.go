@@ -367,3 +367,40 @@ func TestRegisterBrokerUnchangedFastPath(t *testing.T) {
 		t.Fatalf("%d full registrations logged, want 2 (the first and the one after the delete)", n)
 	}
 }
+
+// TestRegisterBrokerNewVersionSameTableSkipsDecoding: a new DataVersion with
+// the topic table last applied is not decoded, stores the new version, and
+// is decoded again once the broker's queue data changed in between.
+func TestRegisterBrokerNewVersionSameTableSkipsDecoding(t *testing.T) {
+	s := startServer(t, nil)
+	s.logger.SetLevel(logrus.DebugLevel)
+	// a broker's mapping data version moves only with its static mappings
+	registerKeepingMappingVersion := func(b fakeBroker) {
+		t.Helper()
+		body := route.EncodeRegisterBrokerBody(nil, &route.RegisterBrokerBody{
+			TopicConfigSerializeWrapper: b.wrapper(), FilterServerList: []string{}}, brokerAMaster.version)
+		mustCode(t, invoke(t, s.client, b.requestWith(body)), remoting.SUCCESS)
+	}
+	registerKeepingMappingVersion(brokerAMaster)
+	next := brokerAMaster
+	next.version.Counter++
+	registerKeepingMappingVersion(next)
+	if n := countLogged(s.hook, "broker re-registered, unchanged"); n != 1 {
+		t.Fatalf("%d fast-path log lines after a new version of the same table, want 1", n)
+	}
+	query := remoting.NewRequest(remoting.QUERY_DATA_VERSION, map[string]string{"brokerName": next.name,
+		"brokerAddr": next.addr, "clusterName": next.cluster, "brokerId": "0"}, route.EncodeDataVersion(nil, next.version))
+	if resp := invoke(t, s.client, query); resp.ExtFields["changed"] != "false" {
+		t.Fatalf("QUERY_DATA_VERSION after the skip: %+v, want the new version stored", resp.ExtFields)
+	}
+
+	mustCode(t, s.call(t, remoting.WIPE_WRITE_PERM_OF_BROKER, map[string]string{"brokerName": next.name}, nil), remoting.SUCCESS)
+	next.version.Counter++
+	registerKeepingMappingVersion(next)
+	if n := countLogged(s.hook, "broker registered"); n != 2 {
+		t.Fatalf("%d full registrations logged, want 2 (the first and the one after the perm change)", n)
+	}
+	if data := decodeRoute(t, routeQuery(t, s.client, "TopicA", 479)); data.QueueDatas[0].Perm&route.PermWrite == 0 {
+		t.Fatalf("write perm not restored by the new version: %+v", data.QueueDatas[0])
+	}
+}

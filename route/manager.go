@@ -58,11 +58,13 @@ type Manager struct {
 	// unregistration and deleteTopicWithBrokerRegistration cost the broker's
 	// topics, not every topic.
 	brokerTopics map[string]map[string]struct{}
-	// topicsEpoch changes whenever the set of topics holding a broker name's
-	// queue data changes; an unchanged re-registration whose epoch still
-	// matches can skip its topic table (see register_topics.go).
-	topicsEpoch map[string]uint64
-	epochClock  uint64
+	// queueDataEpoch changes whenever any queue data of a broker name changes
+	// (added, removed or rewritten); a re-registration whose recorded epoch
+	// still matches can skip its topic table (see register_topics.go).
+	queueDataEpoch map[string]uint64
+	epochClock     uint64
+	// mappingEpoch changes with every static-topic mapping written.
+	mappingEpoch uint64
 	// generationClock numbers live entries; see Generation.
 	generationClock uint64
 	// connBrokers finds the live entries registered over a connection.
@@ -74,10 +76,10 @@ type Manager struct {
 // NewManager returns a Manager with empty tables.
 func NewManager(cfg Config) *Manager {
 	m := &Manager{
-		brokerTopics: map[string]map[string]struct{}{},
-		topicsEpoch:  map[string]uint64{},
-		connBrokers:  map[ConnID]map[brokerAddrInfo]struct{}{},
-		expiry:       newExpiryWheel(),
+		brokerTopics:   map[string]map[string]struct{}{},
+		queueDataEpoch: map[string]uint64{},
+		connBrokers:    map[ConnID]map[brokerAddrInfo]struct{}{},
+		expiry:         newExpiryWheel(),
 	}
 	m.current.Store(newSnapshot(normalizeConfig(cfg)))
 	return m

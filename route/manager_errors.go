@@ -9,7 +9,7 @@ var (
 	// answers code 1 with remark "register broker failed".
 	ErrRegisterRefused = errors.New("route: register broker failed")
 	// ErrTopicTableRequired says a registration sent without its topic table
-	// (RegisterBrokerRequest.UnchangedDataVersion) can no longer take the
+	// (RegisterBrokerRequest.UndecodedDataVersion) can no longer take the
 	// unchanged fast path; the daemon decodes the body and registers again.
 	ErrTopicTableRequired = errors.New("route: topic table required")
 	// ErrMissingField rejects a request whose required field is empty

@@ -32,15 +32,22 @@ type RegisterBrokerRequest struct {
 	// BodyFingerprint identifies the body bytes: any value that changes when
 	// they change (the daemon can use the bodyCrc32 header field with the
 	// body length); 0 means unknown. A registration whose fingerprint and
-	// DataVersion equal those of the last one applied, with no topic change
-	// since, skips its topic table (see topicTableCurrent).
+	// DataVersion equal those of the last one applied, with no queue-data
+	// change since, skips its topic table (see topicTableCurrent).
 	BodyFingerprint uint64
-	// UnchangedDataVersion, with a nil Body, says the daemon did not decode a
-	// body carrying this DataVersion and BodyFingerprint because
-	// IsUnchangedRegistration said the topic table would change nothing.
-	// RegisterBroker checks it again under the lock and answers
-	// ErrTopicTableRequired, changing nothing, if that no longer holds.
-	UnchangedDataVersion *DataVersion
+	// TableFingerprint identifies the body bytes without the wrapper's
+	// DataVersion (RegisterBrokerTableFingerprint); 0 means unknown. A new
+	// DataVersion with the same table as the last one written in full, with
+	// no queue-data change since, skips writing it (see fullTableCurrent):
+	// Java would rewrite every topic with the values already there.
+	TableFingerprint uint64
+	// UndecodedDataVersion, with a nil Body, says the daemon did not decode a
+	// body carrying this DataVersion, BodyFingerprint and TableFingerprint,
+	// because IsUnchangedRegistration or IsUnchangedTopicTable said its topic
+	// table and filter servers would change nothing. RegisterBroker checks it
+	// again under the lock and answers ErrTopicTableRequired, changing
+	// nothing, if that no longer holds.
+	UndecodedDataVersion *DataVersion
 }
 
 // RegisterBrokerResult is what REGISTER_BROKER answers: the master's
@@ -71,8 +78,8 @@ func newRegistration(req *RegisterBrokerRequest, now time.Time) *registration {
 	case req.Body != nil:
 		r.wrapper = &req.Body.TopicConfigSerializeWrapper
 		r.dv = r.wrapper.DataVersion
-	case req.UnchangedDataVersion != nil:
-		r.dv = *req.UnchangedDataVersion
+	case req.UndecodedDataVersion != nil:
+		r.dv = *req.UndecodedDataVersion
 	default:
 		r.wrapper = &emptyTopicTable
 	}
@@ -101,6 +108,23 @@ func (m *Manager) IsUnchangedRegistration(cluster, addr string, brokerID int64, 
 	s := m.current.Load()
 	entry, ok := s.live.get(brokerAddrInfo{cluster: cluster, addr: addr})
 	if fingerprint == 0 || !ok || entry.dataVersion != dv || entry.bodyFingerprint != fingerprint {
+		return false
+	}
+	group, ok := s.groups.get(entry.brokerName)
+	return ok && group.data.BrokerAddrs[brokerID] == addr
+}
+
+// IsUnchangedTopicTable says whether a registration of (cluster, addr) as
+// brokerID whose body, without its DataVersion, has the given
+// TableFingerprint (0 never matches) is likely to change nothing but the
+// DataVersion and liveness, so the daemon may skip decoding the body and
+// pass UndecodedDataVersion. It is a hint read without the lock (whether
+// the broker's queue data is untouched since is only known under it);
+// RegisterBroker decides.
+func (m *Manager) IsUnchangedTopicTable(cluster, addr string, brokerID int64, tableFingerprint uint64) bool {
+	s := m.current.Load()
+	entry, ok := s.live.get(brokerAddrInfo{cluster: cluster, addr: addr})
+	if tableFingerprint == 0 || !ok || entry.tableFingerprint != tableFingerprint {
 		return false
 	}
 	group, ok := s.groups.get(entry.brokerName)
@@ -179,14 +203,11 @@ func (m *Manager) register(t *txn, r *registration) (RegisterBrokerResult, []Min
 	}
 	addrs[req.BrokerID] = req.BrokerAddr
 	group := t.publishGroup(req.BrokerName, oldGroup, data, addrs)
-	smallestID, _ := minKey(addrs)
-	isMaster := req.BrokerID == MasterID
-	isPrimeSlave := req.EnableActingMaster != nil && !isMaster && req.BrokerID == smallestID
 	// Step 11: topics, only from the master or the prime slave.
 	prevLive, _ := t.view().live.get(r.key)
 	var applied *topicsApplied
-	if isMaster || isPrimeSlave {
-		applied = m.applyTopicTable(t, r, prevLive, firstRegistration, isPrimeSlave && group.data.EnableActingMaster)
+	if applies, wipeWrite := topicRole(addrs, req); applies {
+		applied = m.applyTopicTable(t, r, prevLive, firstRegistration, wipeWrite)
 	}
 	// Steps 12-13: liveness and filter servers.
 	m.refreshLive(t, r, prevLive, applied)
@@ -226,21 +247,23 @@ func (m *Manager) refreshLive(t *txn, r *registration, prev *liveBroker, applied
 	entry := prev
 	if prev == nil || prev.conn != req.Conn || prev.timeoutMillis != timeout || prev.dataVersion != r.dv ||
 		prev.haServerAddr != req.HAServerAddr || prev.brokerName != req.BrokerName ||
-		prev.bodyFingerprint != req.BodyFingerprint {
+		prev.bodyFingerprint != req.BodyFingerprint || prev.tableFingerprint != r.tableFingerprint(prev) {
 		m.generationClock++
 		entry = &liveBroker{
-			key:             r.key,
-			timeoutMillis:   timeout,
-			dataVersion:     r.dv,
-			conn:            req.Conn,
-			haServerAddr:    req.HAServerAddr,
-			brokerName:      req.BrokerName,
-			generation:      m.generationClock,
-			bodyFingerprint: req.BodyFingerprint,
+			key:              r.key,
+			timeoutMillis:    timeout,
+			dataVersion:      r.dv,
+			conn:             req.Conn,
+			haServerAddr:     req.HAServerAddr,
+			brokerName:       req.BrokerName,
+			generation:       m.generationClock,
+			bodyFingerprint:  req.BodyFingerprint,
+			tableFingerprint: r.tableFingerprint(prev),
 		}
 		if prev != nil {
 			entry.appliedTopics, entry.appliedEpoch, entry.appliedBody, entry.appliedWithDelete =
 				prev.appliedTopics, prev.appliedEpoch, prev.appliedBody, prev.appliedWithDelete
+			entry.fullApply = prev.fullApply
 		} else {
 			log.WithFields(log.Fields{"cluster": req.ClusterName, "brokerAddr": req.BrokerAddr,
 				"haServerAddr": req.HAServerAddr}).Info("new broker registered")
@@ -253,10 +276,27 @@ func (m *Manager) refreshLive(t *txn, r *registration, prev *liveBroker, applied
 	case applied.ran:
 		entry.appliedTopics, entry.appliedEpoch, entry.appliedBody, entry.appliedWithDelete =
 			true, applied.epoch, applied.body, applied.withDelete
+		entry.fullApply = applied.full
 	}
 	if entry != prev {
 		t.setLive(r.key, entry)
 	}
+}
+
+// tableFingerprint is what the live entry records as the fingerprint of the
+// last body whose filter servers were applied: this body's when it was read
+// with its list; the previous record when the body was skipped (its list
+// was not read: equal to the last one, or the caveat of the README); 0 when
+// the list was not applied from a known body.
+func (r *registration) tableFingerprint(prev *liveBroker) uint64 {
+	req := r.req
+	switch {
+	case req.Body != nil && req.FilterServersGiven:
+		return req.TableFingerprint
+	case req.Body == nil && req.UndecodedDataVersion != nil && prev != nil:
+		return prev.tableFingerprint
+	}
+	return 0
 }
 
 // masterOf is step 14: a slave learns its master's address and HA address

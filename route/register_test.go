@@ -50,7 +50,7 @@ func TestRegistrationWithoutTopicTable(t *testing.T) {
 		t.Fatal("IsUnchangedRegistration does not follow the fingerprint")
 	}
 	skip := &RegisterBrokerRequest{ClusterName: b.cluster, BrokerAddr: b.addr, BrokerName: b.name, HAServerAddr: b.ha,
-		BrokerID: b.id, EnableActingMaster: b.acting, Conn: b.conn, BodyFingerprint: 5, UnchangedDataVersion: &b.dv}
+		BrokerID: b.id, EnableActingMaster: b.acting, Conn: b.conn, BodyFingerprint: 5, UndecodedDataVersion: &b.dv}
 	if _, _, err := m.RegisterBroker(skip, testNow); err != nil {
 		t.Fatalf("skip refused: %v", err)
 	}

@@ -176,4 +176,5 @@ func (t *txn) setMapping(topic string, info TopicQueueMappingInfo) {
 		t.mappings = true
 	}
 	s.mappings[topic] = &topicMapping{byBroker: byBroker}
+	t.m.mappingEpoch++
 }

@@ -30,13 +30,34 @@ type liveBroker struct {
 	brokerName       string // name it registered under, to find its group when it goes
 	generation       uint64 // fence for stale unregister requests (apache/rocketmq#11043)
 	bodyFingerprint  uint64 // RegisterBrokerRequest.BodyFingerprint of its last registration
+	// tableFingerprint is the RegisterBrokerRequest.TableFingerprint of the
+	// last body whose filter-server list was applied (0: unknown), so a
+	// registration skipping its body can tell that list is the same.
+	tableFingerprint uint64
 
 	// writer-only:
 	retired           bool   // replaced or removed: its expiry slot is stale
 	appliedTopics     bool   // its last registration applied its topic table
-	appliedEpoch      uint64 // topicsEpoch of brokerName right after that
+	appliedEpoch      uint64 // queueDataEpoch of brokerName right after that
 	appliedBody       uint64 // the BodyFingerprint then
 	appliedWithDelete bool   // deleteTopicWithBrokerRegistration was on then
+	fullApply         fullTableApply
+}
+
+// fullTableApply records the last time a broker wrote every topic of its
+// table (a first registration or a new DataVersion, Java's full path of
+// protocol.md 4.3 step 11). While the broker name's queue data has not
+// changed since (same queueDataEpoch) and the static mappings it wrote are
+// untouched, that queue data is exactly what the table gives, so writing the
+// same table again, with the same read-only rule, changes nothing.
+type fullTableApply struct {
+	table        uint64 // TableFingerprint of the applied body; 0: no record
+	brokerName   string // the broker name it was applied under
+	epoch        uint64 // queueDataEpoch of brokerName right after
+	wipeWrite    bool   // written read-only (prime slave, acting master)
+	withDelete   bool   // deleteTopicWithBrokerRegistration was on
+	hasMappings  bool   // the table carried static-topic mappings
+	mappingEpoch uint64 // Manager.mappingEpoch right after, when hasMappings
 }
 
 // deadlineMillis is when the broker expires unless it is heard from again.

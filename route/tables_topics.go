@@ -3,7 +3,7 @@ package route
 import "slices"
 
 // Every change to topicQueueTable goes through the three txn methods below,
-// which keep Manager.brokerTopics and Manager.topicsEpoch in step with it.
+// which keep Manager.brokerTopics and Manager.queueDataEpoch in step with it.
 
 // putQueueData stores qd as the queue data of qd.BrokerName in topic and says
 // whether anything changed (an equal queue data is left alone, as Java does).
@@ -24,7 +24,9 @@ func (t *txn) putQueueData(topic string, qd QueueData) bool {
 	} else {
 		t.setTopic(topic, entry.withQueueData(qd))
 	}
-	if !had {
+	if had {
+		t.m.touchQueueData(qd.BrokerName)
+	} else {
 		t.m.indexBrokerTopic(qd.BrokerName, topic, true)
 	}
 	return true
@@ -91,7 +93,7 @@ func (t *txn) isFresh(entry *topicEntry) bool {
 }
 
 // indexBrokerTopic records that brokerName now has (or no longer has) queue
-// data in topic, and moves that broker name's topics epoch.
+// data in topic, and moves that broker name's queue-data epoch.
 func (m *Manager) indexBrokerTopic(brokerName, topic string, present bool) {
 	topics := m.brokerTopics[brokerName]
 	if present {
@@ -106,8 +108,14 @@ func (m *Manager) indexBrokerTopic(brokerName, topic string, present bool) {
 			delete(m.brokerTopics, brokerName)
 		}
 	}
+	m.touchQueueData(brokerName)
+}
+
+// touchQueueData moves brokerName's queue-data epoch: some of its queue data
+// changed, so no earlier registration's record of it is current any more.
+func (m *Manager) touchQueueData(brokerName string) {
 	m.epochClock++
-	m.topicsEpoch[brokerName] = m.epochClock
+	m.queueDataEpoch[brokerName] = m.epochClock
 }
 
 // topicsOf lists the topics holding brokerName's queue data, a copy the
