@@ -2,8 +2,11 @@ package main
 
 import (
 	"bytes"
+	"slices"
 	"strings"
 	"testing"
+
+	"github.com/gonamesrv/gonamesrv/cmd/nsbench/internal/load"
 )
 
 func TestRunWithoutModePrintsEveryMode(t *testing.T) {
@@ -64,8 +67,11 @@ func TestDefaultsFollowTheIssue(t *testing.T) {
 	if got := defaultOptions("register").spec.TopicsPerCluster; got != 10000 {
 		t.Fatalf("register defaults to %d topics", got)
 	}
-	if got := changedModes("both"); len(got) != 2 || !got[0] || got[1] {
+	if got := registerModes("both"); !slices.Equal(got, []load.RegisterMode{load.RegisterChanged, load.RegisterUnchanged}) {
 		t.Fatalf("both = %v, want changed then unchanged", got)
+	}
+	if got := registerModes("all"); len(got) != 3 || got[1] != load.RegisterNewVersion {
+		t.Fatalf("all = %v, want changed, new-version, unchanged", got)
 	}
 	if got := (&options{against: "baseline"}).targets(); len(got) != 1 || got[0] != "baseline" {
 		t.Fatalf("targets %v", got)

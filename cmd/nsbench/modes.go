@@ -55,9 +55,9 @@ var modes = map[string]mode{
 			loads, _ := parseLoads(o.loads)
 			return scenario.Route(e, o.spec, nil, &loads[0])
 		}),
-	"register": measuringMode("every broker re-registers every -interval with a changed, then an unchanged data version",
+	"register": measuringMode("every broker re-registers every -interval with a changed table, a new data version of the same table, the unchanged body (-changed)",
 		func(e *scenario.Env, o *options) (scenario.Result, error) {
-			return scenario.Register(e, o.spec, o.interval, changedModes(o.changed))
+			return scenario.Register(e, o.spec, o.interval, registerModes(o.changed))
 		}),
 	"mixed": measuringMode("route queries, registrations every -interval and heartbeats at once",
 		func(e *scenario.Env, o *options) (scenario.Result, error) {
@@ -82,14 +82,19 @@ var modes = map[string]mode{
 	"suite":    {summary: "run every scenario against a fresh NameServer and the baseline and write -out (docs/performance.md) and -svg", run: runSuite},
 }
 
-func changedModes(flagValue string) []bool {
+// registerModes turns the -changed flag into the register phases to run.
+func registerModes(flagValue string) []load.RegisterMode {
 	switch flagValue {
 	case "changed":
-		return []bool{true}
+		return []load.RegisterMode{load.RegisterChanged}
+	case "new-version":
+		return []load.RegisterMode{load.RegisterNewVersion}
 	case "unchanged":
-		return []bool{false}
+		return []load.RegisterMode{load.RegisterUnchanged}
+	case "both":
+		return []load.RegisterMode{load.RegisterChanged, load.RegisterUnchanged}
 	default:
-		return []bool{true, false}
+		return []load.RegisterMode{load.RegisterChanged, load.RegisterNewVersion, load.RegisterUnchanged}
 	}
 }
 

@@ -94,7 +94,7 @@ func (o *options) flagSet(mode string, output io.Writer) *flag.FlagSet {
 		return nil
 	})
 	fs.DurationVar(&o.interval, "interval", o.interval, "register/mixed: wait before each re-registration (0: flat out)")
-	fs.StringVar(&o.changed, "changed", o.changed, "register: data version per registration: changed, unchanged or both")
+	fs.StringVar(&o.changed, "changed", o.changed, "register: what each registration sends: changed (new version, new table), new-version (same table), unchanged, both (changed and unchanged) or all")
 	fs.IntVar(&o.idleConns, "n", o.idleConns, "conns: idle connections to open")
 	fs.BoolVar(&o.jsonOut, "json", o.jsonOut, "print one JSON object instead of the table")
 	fs.StringVar(&o.svgPath, "svg", o.svgPath, "draw route latency percentiles against load into this SVG file")
@@ -116,9 +116,9 @@ func (o *options) validate() error {
 		return fmt.Errorf("-against %q: want namesrv, baseline or both", o.against)
 	}
 	switch o.changed {
-	case "changed", "unchanged", "both":
+	case "changed", "new-version", "unchanged", "both", "all":
 	default:
-		return fmt.Errorf("-changed %q: want changed, unchanged or both", o.changed)
+		return fmt.Errorf("-changed %q: want changed, new-version, unchanged, both or all", o.changed)
 	}
 	if o.spec.Clusters <= 0 || o.spec.BrokersPerCluster <= 0 || o.spec.TopicsPerCluster <= 0 {
 		return fmt.Errorf("layout %s: every count must be positive", o.spec)

@@ -51,7 +51,7 @@ func runSuite(ctx context.Context, o *options, stdout io.Writer, log *logrus.Ent
 			return scenario.Route(e, suiteRouteSpec, suiteRouteLoads, &suiteHeartbeat)
 		}},
 		{"registrations", func() (scenario.Result, error) {
-			return scenario.Register(e, suiteRegisterSpec, 0, []bool{true, false})
+			return scenario.Register(e, suiteRegisterSpec, 0, registerModes("all"))
 		}},
 		{"jmh shapes", func() (scenario.Result, error) {
 			return scenario.JMH(e, suiteJMHRouteLoad, scenario.JMHParts{Storm: true, FlatOut: true})

@@ -2,6 +2,7 @@ package load
 
 import (
 	"hash/crc32"
+	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -14,12 +15,18 @@ import (
 // route queries get the standard JSON encoding.
 const javaClientVersion = 479
 
-// Versions of a registration body: a broker alternating between two data
-// versions changes its registration every time; one that keeps the first
-// sends an unchanged one.
+// Versions of a registration body. FirstVersion is what Seed registers.
+// SecondVersion carries a new data version with the same topic table (and
+// the same mapping data version), what Java's JMH brokers send and what a
+// broker sends after an updateBrokerConfig: the NameServer may recognise
+// the table as the one already applied. ChangedTable carries a new data
+// version and a topic table with one more topic, a real change: the server
+// must decode and apply the whole table.
 const (
 	FirstVersion  = 0
 	SecondVersion = 1
+	ChangedTable  = 2
+	bodyVersions  = 3
 )
 
 // Registrations holds the REGISTER_BROKER bodies of a layout, encoded once:
@@ -27,25 +34,43 @@ const (
 type Registrations struct {
 	layout *Layout
 	// bodies[cluster][version] and their CRC32 as the header carries it.
-	bodies [][2][]byte
-	crcs   [][2]string
+	bodies [][bodyVersions][]byte
+	crcs   [][bodyVersions]string
 }
 
-// NewRegistrations encodes the two body versions of every cluster.
+// NewRegistrations encodes the body versions of every cluster.
 func NewRegistrations(l *Layout) *Registrations {
-	r := &Registrations{layout: l, bodies: make([][2][]byte, len(l.Clusters)), crcs: make([][2]string, len(l.Clusters))}
+	r := &Registrations{layout: l, bodies: make([][bodyVersions][]byte, len(l.Clusters)),
+		crcs: make([][bodyVersions]string, len(l.Clusters))}
 	for c := range l.Clusters {
 		table := l.TopicConfigs(c)
-		for v := range 2 {
+		for v := range bodyVersions {
 			version := BodyDataVersion(v)
+			topics := table
+			if v == ChangedTable {
+				topics = withChangeTopic(table, l.Clusters[c].Name, l.QueueNums)
+			}
 			body := &route.RegisterBrokerBody{FilterServerList: []string{},
-				TopicConfigSerializeWrapper: route.TopicConfigSerializeWrapper{DataVersion: version, TopicConfigTable: table}}
-			encoded := route.EncodeRegisterBrokerBody(nil, body, version)
+				TopicConfigSerializeWrapper: route.TopicConfigSerializeWrapper{DataVersion: version, TopicConfigTable: topics}}
+			// the mapping data version only moves with static-topic mappings,
+			// which these brokers have none of
+			encoded := route.EncodeRegisterBrokerBody(nil, body, BodyDataVersion(FirstVersion))
 			r.bodies[c][v] = encoded
 			r.crcs[c][v] = strconv.FormatUint(uint64(crc32.ChecksumIEEE(encoded)&0x7FFFFFFF), 10)
 		}
 	}
 	return r
+}
+
+// withChangeTopic is table plus one topic no route query asks for, so a
+// ChangedTable registration changes the tables without changing any answer
+// the route checks compare with the layout.
+func withChangeTopic(table map[string]route.TopicConfig, cluster string, queues int32) map[string]route.TopicConfig {
+	changed := maps.Clone(table)
+	name := "nsbench-changed-" + cluster
+	changed[name] = route.TopicConfig{TopicName: name, ReadQueueNums: queues, WriteQueueNums: queues,
+		Perm: route.PermRead | route.PermWrite, TopicFilterType: route.TopicFilterSingleTag}
+	return changed
 }
 
 // BodyDataVersion is the data version carried by body version v.

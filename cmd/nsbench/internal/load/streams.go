@@ -25,26 +25,57 @@ func RouteStream(l *Layout, clients []Invoker, inFlight int) Stream {
 	}
 }
 
+// RegisterMode says what each re-registration of RegisterStream sends.
+type RegisterMode int
+
+// Re-registration modes.
+const (
+	// RegisterUnchanged repeats the seeded registration: same data version,
+	// same body (a broker's periodic re-registration).
+	RegisterUnchanged RegisterMode = iota
+	// RegisterNewVersion alternates between the seeded body and one with a
+	// new data version and the same topic table (Java's JMH brokers).
+	RegisterNewVersion
+	// RegisterChanged alternates between the seeded body and one with a new
+	// data version and a changed topic table: every registration is a real
+	// change the server must decode and apply.
+	RegisterChanged
+)
+
+// Op is the name the phases of the mode are reported under.
+func (m RegisterMode) Op() string {
+	switch m {
+	case RegisterNewVersion:
+		return "register-new-version"
+	case RegisterChanged:
+		return "register-changed"
+	default:
+		return "register-unchanged"
+	}
+}
+
 // RegisterStream has every broker re-register on its own connection
-// (brokerClients[i] belongs to l.Brokers()[i]), one request at a time.
-// With changed, each registration carries a data version other than the
-// last one (the server must decode and apply the topic table); otherwise
-// each repeats the seeded registration. pause, when set, is the wait before
-// each registration.
-func RegisterStream(regs *Registrations, brokerClients []Invoker, changed bool, pause func(*rand.Rand) time.Duration) Stream {
+// (brokerClients[i] belongs to l.Brokers()[i]), one request at a time, with
+// the bodies of mode. pause, when set, is the wait before each registration.
+func RegisterStream(regs *Registrations, brokerClients []Invoker, mode RegisterMode, pause func(*rand.Rand) time.Duration) Stream {
 	brokers := regs.layout.Brokers()
-	op := "register-unchanged"
-	if changed {
-		op = "register-changed"
+	other := FirstVersion
+	switch mode {
+	case RegisterNewVersion:
+		other = SecondVersion
+	case RegisterChanged:
+		other = ChangedTable
 	}
 	return Stream{
-		Op: op, Clients: brokerClients, InFlight: 1, Pause: pause,
+		Op: mode.Op(), Clients: brokerClients, InFlight: 1, Pause: pause,
 		NewSource: func(worker int, _ *rand.Rand) Source {
 			broker := brokers[worker]
 			version := FirstVersion // what Seed registered
 			return func() (*remoting.Command, Check) {
-				if changed {
-					version = SecondVersion - version
+				if version == FirstVersion {
+					version = other
+				} else {
+					version = FirstVersion
 				}
 				return regs.Request(broker, version), ExpectSuccess
 			}

@@ -4,30 +4,62 @@ import (
 	"math/rand/v2"
 	"testing"
 	"time"
+
+	"github.com/gonamesrv/gonamesrv/route"
 )
 
-func TestRegisterStreamAlternatesVersionsOnlyWhenChanged(t *testing.T) {
+// bodyIdentity is what a registration body tells the server: its data
+// version and the fingerprint of everything else.
+type bodyIdentity struct {
+	version route.DataVersion
+	table   uint64
+}
+
+func TestRegisterStreamSendsWhatItsModeSays(t *testing.T) {
 	l := NewLayout(LayoutSpec{Clusters: 1, BrokersPerCluster: 2, TopicsPerCluster: 3, QueueNums: 1})
 	regs := NewRegistrations(l)
 	clients := []Invoker{nil, nil} // sources never touch the clients
-	versions := func(changed bool) []string {
-		next := RegisterStream(regs, clients, changed, nil).NewSource(1, rand.New(rand.NewPCG(1, 1)))
-		var crcs []string
+	identityOf := func(body []byte) bodyIdentity {
+		dv, table, err := route.RegisterBrokerTableFingerprint(body)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return bodyIdentity{dv, table}
+	}
+	sent := func(mode RegisterMode) []bodyIdentity {
+		next := RegisterStream(regs, clients, mode, nil).NewSource(1, rand.New(rand.NewPCG(1, 1)))
+		var ids []bodyIdentity
 		for range 3 {
 			req, _ := next()
 			if req.ExtFields["brokerName"] != l.Brokers()[1].Name {
 				t.Fatalf("worker 1 must register broker 1, sent %s", req.ExtFields["brokerName"])
 			}
-			crcs = append(crcs, req.ExtFields["bodyCrc32"])
+			ids = append(ids, identityOf(req.Body))
 		}
-		return crcs
+		return ids
 	}
-	first := regs.Request(l.Brokers()[1], FirstVersion).ExtFields["bodyCrc32"]
-	if got := versions(false); got[0] != first || got[1] != first || got[2] != first {
-		t.Fatalf("unchanged stream must repeat the seeded body: %v", got)
+	seeded := identityOf(regs.Request(l.Brokers()[1], FirstVersion).Body)
+	for _, id := range sent(RegisterUnchanged) {
+		if id != seeded {
+			t.Fatalf("unchanged stream must repeat the seeded body: %+v, seeded %+v", id, seeded)
+		}
 	}
-	if got := versions(true); got[0] == first || got[1] != first || got[2] == first {
-		t.Fatalf("changed stream must differ from the previous body every time: %v (seeded %s)", got, first)
+	previous := seeded
+	for i, id := range sent(RegisterNewVersion) {
+		if id.version == previous.version || id.table != seeded.table {
+			t.Fatalf("new-version registration %d: %+v after %+v, want a new version of the same table", i, id, previous)
+		}
+		previous = id
+	}
+	previous = seeded
+	for i, id := range sent(RegisterChanged) {
+		if id.version == previous.version || id.table == previous.table {
+			t.Fatalf("changed registration %d: %+v after %+v, want a new version and a new table", i, id, previous)
+		}
+		previous = id
+	}
+	if RegisterChanged.Op() == RegisterNewVersion.Op() || RegisterNewVersion.Op() == RegisterUnchanged.Op() {
+		t.Fatal("modes share an op name")
 	}
 }
 

@@ -56,11 +56,11 @@ func JMH(e *Env, routeLoad Load, parts JMHParts) (Result, error) {
 		var names []string
 		if parts.Storm {
 			runs = append(runs, []load.Stream{route()},
-				[]load.Stream{route(), load.RegisterStream(s.regs, s.brokers, true, load.UniformPause(jmhPause))})
+				[]load.Stream{route(), load.RegisterStream(s.regs, s.brokers, load.RegisterNewVersion, load.UniformPause(jmhPause))})
 			names = append(names, ScenarioJMHQuiet, ScenarioJMHStorm)
 		}
 		if parts.FlatOut {
-			runs = append(runs, []load.Stream{route(), load.RegisterStream(s.regs, s.brokers, true, nil)})
+			runs = append(runs, []load.Stream{route(), load.RegisterStream(s.regs, s.brokers, load.RegisterNewVersion, nil)})
 			names = append(names, ScenarioJMHRegister)
 		}
 		for i, streams := range runs {

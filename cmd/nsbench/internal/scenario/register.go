@@ -8,10 +8,11 @@ import (
 )
 
 // Register seeds spec into every target, then has every broker re-register
-// on its own connection, first with a changed data version each time, then
-// with an unchanged one, waiting interval before each registration (0: flat
-// out). Each phase runs alone, so its server CPU per registration is known.
-func Register(e *Env, spec load.LayoutSpec, interval time.Duration, changedModes []bool) (Result, error) {
+// on its own connection, one phase per mode (a changed table, a new data
+// version of the same table, the unchanged body), waiting interval before
+// each registration (0: flat out). Each phase runs alone, so its server CPU
+// per registration is known.
+func Register(e *Env, spec load.LayoutSpec, interval time.Duration, modes []load.RegisterMode) (Result, error) {
 	servers, err := e.seedAll(spec, 1)
 	if err != nil {
 		return Result{}, err
@@ -19,9 +20,9 @@ func Register(e *Env, spec load.LayoutSpec, interval time.Duration, changedModes
 	defer closeAll(servers)
 	result := Result{}
 	result.fact("registration body", float64(servers[0].regs.BodySize(0)), "bytes")
-	for _, changed := range changedModes {
+	for _, mode := range modes {
 		for _, s := range servers {
-			phases, err := e.run(s, "register", load.RegisterStream(s.regs, s.brokers, changed, fixedPause(interval)))
+			phases, err := e.run(s, "register", load.RegisterStream(s.regs, s.brokers, mode, fixedPause(interval)))
 			if err != nil {
 				return result, err
 			}
@@ -40,7 +41,8 @@ func fixedPause(interval time.Duration) func(*rand.Rand) time.Duration {
 }
 
 // Mixed runs route queries at routeLoad, every broker re-registering after
-// interval with a changed data version, and heartbeats from hb connections,
+// interval with a new data version of the same table (so route answers stay
+// what the checks expect), and heartbeats from hb connections,
 // all at once: the daily life of a NameServer, compressed.
 func Mixed(e *Env, spec load.LayoutSpec, routeLoad Load, interval time.Duration, hb Load) (Result, error) {
 	servers, err := e.seedAll(spec, max(routeLoad.Conns, hb.Conns))
@@ -52,7 +54,7 @@ func Mixed(e *Env, spec load.LayoutSpec, routeLoad Load, interval time.Duration,
 	for _, s := range servers {
 		phases, err := e.run(s, "mixed",
 			load.RouteStream(s.layout, s.clients[:routeLoad.Conns], routeLoad.InFlight),
-			load.RegisterStream(s.regs, s.brokers, true, fixedPause(interval)),
+			load.RegisterStream(s.regs, s.brokers, load.RegisterNewVersion, fixedPause(interval)),
 			load.HeartbeatStream(s.layout, s.clients[:hb.Conns], hb.InFlight, false))
 		if err != nil {
 			return result, err

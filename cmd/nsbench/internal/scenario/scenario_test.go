@@ -91,11 +91,13 @@ func TestRouteAndHeartbeatAgainstBothServers(t *testing.T) {
 func TestRegisterChangedAndUnchanged(t *testing.T) {
 	e := inProcessEnv(t)
 	e.Targets = []string{report.TargetNamesrv}
-	result, err := Register(e, smallSpec, time.Millisecond, []bool{true, false})
+	modes := []load.RegisterMode{load.RegisterChanged, load.RegisterNewVersion, load.RegisterUnchanged}
+	result, err := Register(e, smallSpec, time.Millisecond, modes)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(result.Phases) != 2 || result.Phases[0].Op != "register-changed" || result.Phases[1].Op != "register-unchanged" {
+	if len(result.Phases) != 3 || result.Phases[0].Op != "register-changed" || result.Phases[1].Op != "register-new-version" ||
+		result.Phases[2].Op != "register-unchanged" {
 		t.Fatalf("phases %+v", result.Phases)
 	}
 	for _, p := range result.Phases {
@@ -116,7 +118,7 @@ func TestMixedRunsThreeStreamsAtOnce(t *testing.T) {
 	for _, p := range result.Phases {
 		ops[p.Op] = p.Requests > 0 && p.ErrorCount() == 0
 	}
-	if !ops["route"] || !ops["register-changed"] || !ops["heartbeat"] {
+	if !ops["route"] || !ops["register-new-version"] || !ops["heartbeat"] {
 		t.Fatalf("streams that ran cleanly: %v", ops)
 	}
 }

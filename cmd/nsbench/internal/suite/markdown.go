@@ -36,7 +36,7 @@ var sections = []struct {
 	{"Route queries", "GET_ROUTEINFO_BY_TOPIC for random topics of 8 brokers x 100 topics (8 queues each), every answer decoded and its broker names checked.",
 		[]string{ScenarioRoute}},
 	{"Heartbeats", "BROKER_HEARTBEAT and QUERY_DATA_VERSION for random seeded brokers.", []string{ScenarioHeartbeat}},
-	{"Registrations", "One broker with 10,000 topics re-registering back to back on its own connection: with a new data version each time (the server decodes and applies the topic table), then with the seeded one (unchanged).",
+	{"Registrations", "One broker with 10,000 topics re-registering back to back on its own connection: with a new data version and a changed topic table each time (the server decodes and applies the table), with a new data version of the same table (what a broker sends after a config change), then with the seeded body (unchanged).",
 		[]string{ScenarioRegister}},
 	{"Java JMH shapes", "4 clusters x 8 brokers, 10,000 topics per cluster, 8 queues (40,000 topics, 320,000 queue entries). Route queries at 4x1 (JMH used 4 threads) alone, then while every broker re-registers with a new data version after a random 0-100 ms (jmh-route storm), then while all 32 re-register flat out (jmh-register).",
 		[]string{scenario.ScenarioJMHQuiet, scenario.ScenarioJMHStorm, scenario.ScenarioJMHRegister}},

@@ -3,6 +3,7 @@ package suite
 import (
 	"fmt"
 
+	"github.com/gonamesrv/gonamesrv/cmd/nsbench/internal/load"
 	"github.com/gonamesrv/gonamesrv/cmd/nsbench/internal/report"
 	"github.com/gonamesrv/gonamesrv/cmd/nsbench/internal/scenario"
 )
@@ -13,6 +14,10 @@ const (
 	ScenarioHeartbeat = "heartbeat"
 	ScenarioRegister  = "register"
 )
+
+// jmhRegisterOp is the op of the JMH brokers' registrations: a new data
+// version of the same table each time, as Java's JMH sent.
+var jmhRegisterOp = load.RegisterNewVersion.Op()
 
 // Loads of the route targets.
 var (
@@ -88,8 +93,8 @@ func Evaluate(r *report.Report, bench []GoBench, idleConns int) []report.Target 
 		missing(stormGoal)
 	}
 	regGoal := fmt.Sprintf("jmh-route: registrations flow at >= %.0f%% of the rate at which the baseline merely reads the same frames (jmh-register, flat out)", stormRegisterRate*100)
-	stormRegs, ok1 := r.Find(scenario.ScenarioJMHStorm, report.TargetNamesrv, "register-changed")
-	baseRegs, ok2 := r.Find(scenario.ScenarioJMHRegister, report.TargetBaseline, "register-changed")
+	stormRegs, ok1 := r.Find(scenario.ScenarioJMHStorm, report.TargetNamesrv, jmhRegisterOp)
+	baseRegs, ok2 := r.Find(scenario.ScenarioJMHRegister, report.TargetBaseline, jmhRegisterOp)
 	if ok1 && ok2 {
 		share := stormRegs.PerSecond / baseRegs.PerSecond
 		add(regGoal, share >= stormRegisterRate && stormRegs.ErrorCount() == 0, "%.0f registrations/s = %.0f%% of %.0f/s; %d errors",
