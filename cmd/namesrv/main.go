@@ -54,10 +54,12 @@ func run(args []string) int {
 	return 0
 }
 
-// newLogger builds the process logger: text (colour on a terminal) by default,
-// one JSON object per line with -log-format json.
+// newLogger configures the process logger: text (colour on a terminal) by
+// default, one JSON object per line with -log-format json. It is logrus's
+// standard logger, so the packages that log through it (route) follow the
+// same format and level.
 func newLogger(cfg *config.Config) (*logrus.Entry, error) {
-	logger := logrus.New()
+	logger := logrus.StandardLogger()
 	logger.SetOutput(os.Stderr)
 	switch cfg.LogFormat {
 	case "", "text":
