@@ -21,6 +21,9 @@ const decodeFailedRemark = "org.apache.rocketmq.remoting.exception.RemotingComma
 // following protocol.md 2.4. It runs on the worker pool: the body can hold
 // tens of thousands of topics.
 func (ns *NameServer) registerBroker(conn *remoting.Conn, req *remoting.Command) *remoting.Command {
+	// Nothing below keeps the body (decoded strings are copies), so its
+	// buffer can take the broker's next registration.
+	defer req.ReleaseBody()
 	var h registerBrokerRequestHeader
 	if err := remoting.DecodeHeader(req, &h); err != nil {
 		return withExt(systemError(req, err.Error()), &registerBrokerResponseHeader{})

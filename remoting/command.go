@@ -35,6 +35,11 @@ type Command struct {
 	Body []byte
 	// SerializeType is the header encoding used on the wire for this command.
 	SerializeType SerializeType
+
+	// frameBuffer is the pooled buffer a large request's Body lives in, and
+	// frameBuffers the pool it goes back to on ReleaseBody; nil otherwise.
+	frameBuffer  []byte
+	frameBuffers *frameBufferPool
 }
 
 // NewRequest builds a request as our tools send it: language GO, version

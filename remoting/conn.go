@@ -34,6 +34,9 @@ type Conn struct {
 	// outBuffer collects the responses of one OnTraffic callback so they go
 	// out in one write; used on the event loop only.
 	outBuffer []byte
+	// assembly is the large frame being read, nil between frames; used on
+	// the event loop only.
+	assembly *frameAssembly
 }
 
 // attachedValue boxes the value of SetContext for atomic storage.

@@ -64,6 +64,8 @@ type Server struct {
 	// conns holds every open *Conn by ID, for the idle scan.
 	conns sync.Map
 	pool  *slowPool
+	// frameBuffers recycles the buffers of large frames (see ReleaseBody).
+	frameBuffers *frameBufferPool
 
 	engine  gnet.Engine
 	addr    net.Addr
@@ -81,6 +83,8 @@ func NewServer(cfg ServerConfig) *Server {
 		log:     cfg.Logger.WithField("component", "remoting"),
 		booted:  make(chan struct{}),
 		runDone: make(chan struct{}),
+
+		frameBuffers: newFrameBufferPool(),
 	}
 	s.table.Store(&dispatchTable{byCode: map[int32]route{}})
 	s.closeListeners.Store(&[]func(*Conn){})

@@ -92,7 +92,7 @@ func (h *eventHandler) OnTraffic(gnetConn gnet.Conn) gnet.Action {
 	out := conn.outBuffer[:0]
 	action := gnet.None
 	for {
-		request, err := nextFrame(gnetConn, s.cfg.MaxFrameSize)
+		request, err := s.nextFrame(conn, gnetConn)
 		if err != nil {
 			s.log.WithFields(logrus.Fields{"conn": conn.id, "remote": conn.remoteAddr}).WithError(err).
 				Warn("bad input, closing the connection")
@@ -118,10 +118,14 @@ func (h *eventHandler) OnTraffic(gnetConn gnet.Conn) gnet.Action {
 	return action
 }
 
-// nextFrame returns the next complete request, nil when the buffer holds
-// only part of one, or an error for bad input. The body is copied, since
-// the peeked bytes die at Discard.
-func nextFrame(gnetConn gnet.Conn, maxFrameSize int) (*Command, error) {
+// nextFrame returns the next complete request, nil when only part of one
+// has arrived, or an error for bad input. A small frame's body is copied,
+// since the peeked bytes die at Discard; a large one is read into a buffer
+// of its own as it arrives (frame_large.go).
+func (s *Server) nextFrame(conn *Conn, gnetConn gnet.Conn) (*Command, error) {
+	if conn.assembly != nil {
+		return s.continueLargeFrame(conn, gnetConn)
+	}
 	buffered := gnetConn.InboundBuffered()
 	if buffered < frameLengthSize {
 		return nil, nil
@@ -130,9 +134,13 @@ func nextFrame(gnetConn gnet.Conn, maxFrameSize int) (*Command, error) {
 	if err != nil {
 		return nil, nil
 	}
-	total, _, err := FrameLength(head, maxFrameSize)
+	total, _, err := FrameLength(head, s.cfg.MaxFrameSize)
 	if err != nil {
 		return nil, err
+	}
+	if total >= largeFrameSize && len(head) == frameLengthSize+headerWordSize {
+		s.startLargeFrame(conn, gnetConn, total)
+		return s.continueLargeFrame(conn, gnetConn)
 	}
 	if buffered < total {
 		return nil, nil

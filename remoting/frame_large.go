@@ -1,0 +1,107 @@
+package remoting
+
+import "github.com/panjf2000/gnet/v2"
+
+// largeFrameSize is the frame size from which the server reads a frame
+// straight into a buffer of its own as its bytes arrive. gnet would
+// otherwise keep the unread part of every read in the connection's ring
+// buffer, which grows by copying, and the body would be copied once more out
+// of it: three copies of a 2 MB registration body instead of one. Smaller
+// frames are cheaper to peek and copy than to assemble.
+const largeFrameSize = 64 << 10
+
+// Bounds of the pool of large-frame buffers: how many it keeps, and the
+// largest buffer it keeps (a registration body of 10,000 topics is ~2 MB).
+const (
+	maxPooledFrameBuffers = 8
+	maxPooledFrameBuffer  = 4 << 20
+)
+
+// frameAssembly is a large frame being read, length field excluded, into a
+// buffer of exactly its size. It lives on one connection's event loop.
+type frameAssembly struct {
+	frame  []byte
+	filled int
+}
+
+// startLargeFrame begins reading a frame of total bytes (length field
+// included) whose first 8 bytes are buffered and valid.
+func (s *Server) startLargeFrame(conn *Conn, gnetConn gnet.Conn, total int) {
+	_, _ = gnetConn.Discard(frameLengthSize)
+	conn.assembly = &frameAssembly{frame: s.frameBuffers.get(total - frameLengthSize)}
+}
+
+// continueLargeFrame moves what has arrived into the frame being assembled
+// and returns the request once it is complete, nil before.
+func (s *Server) continueLargeFrame(conn *Conn, gnetConn gnet.Conn) (*Command, error) {
+	a := conn.assembly
+	n, _ := gnetConn.Read(a.frame[a.filled:])
+	a.filled += n
+	if a.filled < len(a.frame) {
+		return nil, nil
+	}
+	conn.assembly = nil
+	request, err := DecodeFrame(a.frame)
+	if err != nil {
+		s.frameBuffers.put(a.frame)
+		return nil, err
+	}
+	if request.Body == nil {
+		s.frameBuffers.put(a.frame) // nothing refers to it: the header is decoded into copies
+	} else {
+		request.frameBuffer, request.frameBuffers = a.frame, s.frameBuffers
+	}
+	return request, nil
+}
+
+// ReleaseBody hands the buffer holding a large request's body back to the
+// server, which reads a later large frame into it, and clears Body. A
+// handler calls it when it is done with the body: neither Body nor anything
+// sharing its memory may be used afterwards (decoded strings are copies).
+// Without the call the buffer is left to the garbage collector, as any
+// other body. It does nothing for other commands and when called twice.
+func (c *Command) ReleaseBody() {
+	if c.frameBuffers == nil {
+		return
+	}
+	c.frameBuffers.put(c.frameBuffer)
+	c.Body, c.frameBuffer, c.frameBuffers = nil, nil, nil
+}
+
+// frameBufferPool keeps up to maxPooledFrameBuffers released buffers for
+// reuse, so that a broker re-registering every few milliseconds does not
+// allocate, zero and collect a 2 MB buffer each time. Safe for concurrent
+// use: handlers release from worker goroutines.
+type frameBufferPool struct {
+	free chan []byte
+}
+
+func newFrameBufferPool() *frameBufferPool {
+	return &frameBufferPool{free: make(chan []byte, maxPooledFrameBuffers)}
+}
+
+// get returns a buffer of length n, a pooled one when one is large enough.
+// A new one gets an eighth more capacity, so frames of a slightly different
+// size can reuse it.
+func (p *frameBufferPool) get(n int) []byte {
+	select {
+	case buf := <-p.free:
+		if cap(buf) >= n {
+			return buf[:n]
+		}
+	default:
+	}
+	return make([]byte, n, n+n/8)
+}
+
+// put keeps buf for reuse unless the pool is full or buf is too large to
+// keep idle.
+func (p *frameBufferPool) put(buf []byte) {
+	if cap(buf) > maxPooledFrameBuffer {
+		return
+	}
+	select {
+	case p.free <- buf[:0]:
+	default:
+	}
+}

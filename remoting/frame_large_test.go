@@ -1,0 +1,134 @@
+package remoting
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"math/rand/v2"
+	"strconv"
+	"testing"
+
+	"github.com/panjf2000/gnet/v2"
+)
+
+// digestHandler answers with the SHA-256 of the request body, so a test can
+// check a large body arrived intact without echoing megabytes.
+func digestHandler(release bool) Handler {
+	return func(_ *Conn, req *Command) *Command {
+		sum := sha256.Sum256(req.Body)
+		resp := NewResponse(req, SUCCESS, req.ExtFields["echo"])
+		resp.Body = sum[:]
+		if release {
+			req.ReleaseBody()
+		}
+		return resp
+	}
+}
+
+func randomBody(seed uint64, n int) []byte {
+	rng := rand.New(rand.NewPCG(seed, seed))
+	body := make([]byte, n)
+	for i := range body {
+		body[i] = byte(rng.Uint32())
+	}
+	return body
+}
+
+func TestServerLargeFramesInPiecesBetweenSmallOnes(t *testing.T) {
+	for _, slow := range []bool{false, true} {
+		t.Run("slow="+strconv.FormatBool(slow), func(t *testing.T) {
+			server := startServer(t, ServerConfig{}, func(s *Server) {
+				var opts []HandleOption
+				if slow {
+					opts = append(opts, Slow())
+				}
+				s.Handle(REGISTER_BROKER, digestHandler(true), opts...)
+			})
+			peer := dialRaw(t, server)
+			sizes := []int{largeFrameSize, 3 << 20, 10, largeFrameSize - 20, 1 << 20, 0}
+			var stream []byte
+			for i, size := range sizes {
+				req := NewRequest(REGISTER_BROKER, map[string]string{"echo": strconv.Itoa(i)}, randomBody(uint64(i), size))
+				req.Opaque = int32(i)
+				stream = append(stream, mustEncode(t, req)...)
+			}
+			// odd-sized writes split every frame, header and length field included
+			for start := 0; start < len(stream); {
+				end := min(len(stream), start+7919)
+				peer.write(stream[start:end])
+				start = end
+			}
+			// slow handlers may answer in any order: match by opaque
+			answers := map[int32]*Command{}
+			for range sizes {
+				resp := peer.read()
+				answers[resp.Opaque] = resp
+			}
+			for i, size := range sizes {
+				resp := answers[int32(i)]
+				want := sha256.Sum256(randomBody(uint64(i), size))
+				if resp == nil || resp.Remark != strconv.Itoa(i) || !bytes.Equal(resp.Body, want[:]) {
+					t.Fatalf("answer %d (%d-byte body) missing or wrong: %+v", i, size, resp)
+				}
+			}
+		})
+	}
+}
+
+func TestServerLargeFrameWithBadHeaderClosesTheConnection(t *testing.T) {
+	server := startServer(t, ServerConfig{}, func(s *Server) { s.Handle(REGISTER_BROKER, digestHandler(true)) })
+	peer := dialRaw(t, server)
+	header := []byte(`{"code":`) // undecodable: seen only once the whole frame is there
+	frame := lengthPrefix(uint32(4+len(header)+largeFrameSize), uint32(len(header)))
+	frame = append(append(frame, header...), make([]byte, largeFrameSize)...)
+	peer.write(frame)
+	peer.expectClosed()
+}
+
+func TestReleaseBodyRecyclesTheBuffer(t *testing.T) {
+	pool := newFrameBufferPool()
+	server := &Server{frameBuffers: pool}
+	conn := &Conn{}
+	req := NewRequest(REGISTER_BROKER, map[string]string{}, randomBody(1, largeFrameSize))
+	frame := mustEncode(t, req)
+	total := len(frame)
+	fake := &bufferedConn{data: frame[frameLengthSize:]}
+	conn.assembly = &frameAssembly{frame: pool.get(total - frameLengthSize)}
+	got, err := server.continueLargeFrame(conn, fake)
+	if err != nil || got == nil || !bytes.Equal(got.Body, req.Body) {
+		t.Fatalf("assembled %v, %v", got, err)
+	}
+	first := &got.frameBuffer[:1][0]
+	got.ReleaseBody()
+	got.ReleaseBody() // twice is harmless
+	if got.Body != nil {
+		t.Fatal("Body kept after ReleaseBody")
+	}
+	again := pool.get(total - frameLengthSize - 100)
+	if &again[:1][0] != first {
+		t.Fatal("the released buffer was not reused")
+	}
+	pool.put(make([]byte, maxPooledFrameBuffer+1))
+	if b := pool.get(10); cap(b) > maxPooledFrameBuffer {
+		t.Fatal("a buffer above the pooling limit was kept")
+	}
+	for range maxPooledFrameBuffers + 3 {
+		pool.put(make([]byte, 16))
+	}
+	if len(pool.free) != maxPooledFrameBuffers {
+		t.Fatalf("pool holds %d buffers, bound %d", len(pool.free), maxPooledFrameBuffers)
+	}
+	(&Command{Body: []byte("x")}).ReleaseBody() // not pooled: nothing happens
+}
+
+// bufferedConn is a gnet.Conn whose Read serves data; the frame assembly
+// uses nothing else.
+type bufferedConn struct {
+	gnet.Conn
+	data []byte
+}
+
+func (c *bufferedConn) Read(p []byte) (int, error) {
+	n := copy(p, c.data)
+	c.data = c.data[n:]
+	return n, nil
+}
