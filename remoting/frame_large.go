@@ -1,6 +1,12 @@
 package remoting
 
-import "github.com/panjf2000/gnet/v2"
+import (
+	"fmt"
+	"io"
+	"syscall"
+
+	"github.com/panjf2000/gnet/v2"
+)
 
 // largeFrameSize is the frame size from which the server reads a frame
 // straight into a buffer of its own as its bytes arrive. gnet would
@@ -38,6 +44,11 @@ func (s *Server) continueLargeFrame(conn *Conn, gnetConn gnet.Conn) (*Command, e
 	n, _ := gnetConn.Read(a.frame[a.filled:])
 	a.filled += n
 	if a.filled < len(a.frame) {
+		if err := a.readSocket(gnetConn.Fd()); err != nil {
+			return nil, err
+		}
+	}
+	if a.filled < len(a.frame) {
 		return nil, nil
 	}
 	conn.assembly = nil
@@ -52,6 +63,36 @@ func (s *Server) continueLargeFrame(conn *Conn, gnetConn gnet.Conn) (*Command, e
 		request.frameBuffer, request.frameBuffers = a.frame, s.frameBuffers
 	}
 	return request, nil
+}
+
+// maxDirectRead bounds what one callback reads from the socket into a large
+// frame, so one broker's 2 MB cannot keep the event loop from the other
+// connections for long; the poller reports the rest at its next turn.
+const maxDirectRead = 512 << 10
+
+// readSocket reads what the socket holds, up to maxDirectRead, straight into
+// the frame: gnet has already handed over what it read, and reading on
+// through its 64 KiB loop buffer would copy every byte once more. It runs
+// on the connection's event loop, the only reader of the socket, which stays
+// level-triggered, so nothing is missed. The end of the stream or a read
+// error is returned, to close the connection.
+func (a *frameAssembly) readSocket(fd int) error {
+	limit := min(len(a.frame), a.filled+maxDirectRead)
+	for a.filled < limit {
+		n, err := syscall.Read(fd, a.frame[a.filled:limit])
+		switch {
+		case err == syscall.EINTR:
+			continue
+		case err == syscall.EAGAIN:
+			return nil
+		case err != nil:
+			return fmt.Errorf("read frame body: %w", err)
+		case n == 0:
+			return fmt.Errorf("read frame body: %w", io.ErrUnexpectedEOF)
+		}
+		a.filled += n
+	}
+	return nil
 }
 
 // ReleaseBody hands the buffer holding a large request's body back to the
