@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"strconv"
 	"testing"
+	"time"
 
 	"github.com/panjf2000/gnet/v2"
 )
@@ -131,4 +132,28 @@ func (c *bufferedConn) Read(p []byte) (int, error) {
 	n := copy(p, c.data)
 	c.data = c.data[n:]
 	return n, nil
+}
+
+func TestServerPeerClosingInsideALargeFrame(t *testing.T) {
+	closed := make(chan uint64, 1)
+	server := startServer(t, ServerConfig{}, func(s *Server) {
+		s.Handle(REGISTER_BROKER, digestHandler(true))
+		s.OnClose(func(c *Conn) { closed <- c.ID() })
+	})
+	peer := dialRaw(t, server)
+	frame := mustEncode(t, NewRequest(REGISTER_BROKER, map[string]string{}, randomBody(7, 1<<20)))
+	peer.write(frame[:len(frame)/2])
+	_ = peer.conn.Close()
+	select {
+	case <-closed:
+	case <-time.After(waitLimit):
+		t.Fatal("the server kept a connection whose peer left inside a large frame")
+	}
+	// the server still serves others
+	good := dialRaw(t, server)
+	req := NewRequest(REGISTER_BROKER, map[string]string{"echo": "ok"}, randomBody(8, largeFrameSize))
+	good.send(req)
+	if resp := good.read(); resp.Remark != "ok" {
+		t.Fatalf("answer %+v", resp)
+	}
 }

@@ -197,6 +197,8 @@ func TestEveryQueueDataChangeForcesTheFullPath(t *testing.T) {
 		name  string
 		cfg   Config
 		setup func(t *testing.T, tw twinManagers) // after the master's first registration
+		// table is what the master sends after setup; nil: readOnlyTable
+		table []TopicConfig
 		// change runs between the two registrations of the master
 		change func(t *testing.T, tw twinManagers)
 	}{
@@ -224,26 +226,25 @@ func TestEveryQueueDataChangeForcesTheFullPath(t *testing.T) {
 			other.conn = 9
 			tw.register(t, other, append(withBaseTopic(16, "T", "U"), topicConfig("RO", 8, PermRead|PermWrite)))
 		}},
-		{name: "topic deletion turned on", setup: func(t *testing.T, tw twinManagers) {
-			// the table the master will keep sending lost U, which stays
+		{name: "topic deletion turned on", setup: func(*testing.T, twinManagers) {
+			// the table the master sends from now on lost U, which stays
 			// while deletion is off
-			tw.register(t, master.nextVersion(), append(withBaseTopic(16, "T"), topicConfig("RO", 8, PermRead)))
-		}, change: func(_ *testing.T, tw twinManagers) {
+		}, table: append(withBaseTopic(16, "T"), topicConfig("RO", 8, PermRead)), change: func(_ *testing.T, tw twinManagers) {
 			tw.both(func(m *Manager) { m.SetConfig(Config{DeleteTopicWithBrokerRegistration: true}) })
 		}},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			tw := newTwins(tc.cfg)
-			table := readOnlyTable()
 			b := master
-			tw.register(t, b, table)
+			tw.register(t, b, readOnlyTable())
+			table := readOnlyTable()
 			if tc.setup != nil {
 				tc.setup(t, tw)
-				b = b.nextVersion()
-				if tc.name == "topic deletion turned on" {
-					table = append(withBaseTopic(16, "T"), topicConfig("RO", 8, PermRead))
+				if tc.table != nil {
+					table = tc.table
 				}
+				b = b.nextVersion()
 				tw.register(t, b, table)
 			}
 			tc.change(t, tw)

@@ -36,6 +36,11 @@ func FuzzDecodeRegisterBrokerBody(f *testing.F) {
 	f.Fuzz(func(t *testing.T, raw []byte) {
 		body, err := DecodeRegisterBrokerBody(raw)
 		version, versionErr := DecodeRegisterBrokerDataVersion(raw)
+		fpVersion, _, fpErr := RegisterBrokerTableFingerprint(raw)
+		if (fpErr == nil) != (versionErr == nil) || (fpErr == nil && fpVersion != version) {
+			t.Fatalf("fingerprint scan (%+v, %v) disagrees with the version-only decode (%+v, %v)",
+				fpVersion, fpErr, version, versionErr)
+		}
 		if err != nil {
 			return
 		}

@@ -102,3 +102,43 @@ func TestDecodeRegisterBrokerDataVersion(t *testing.T) {
 		t.Fatal("a bad version was accepted")
 	}
 }
+
+func TestRegisterBrokerTableFingerprintIgnoresOnlyTheDataVersion(t *testing.T) {
+	encode := func(dv DataVersion, filters []string, configs ...TopicConfig) []byte {
+		body := bodyOf(dv, configs...)
+		body.FilterServerList = filters
+		return EncodeRegisterBrokerBody(nil, body, DataVersion{Counter: 7})
+	}
+	fingerprint := func(raw []byte) uint64 {
+		t.Helper()
+		_, fp, err := RegisterBrokerTableFingerprint(raw)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return fp
+	}
+	v1, v2 := DataVersion{Counter: 1, Timestamp: 5}, DataVersion{Counter: 12345, Timestamp: 99999}
+	base := fingerprint(encode(v1, nil, topicConfig("T", 8, 6)))
+	if dv, fp, _ := RegisterBrokerTableFingerprint(encode(v2, nil, topicConfig("T", 8, 6))); fp != base || dv != v2 {
+		t.Fatalf("new version of the same table: %+v, %x, want %x", dv, fp, base)
+	}
+	others := map[string][]byte{
+		"another topic":     encode(v1, nil, topicConfig("U", 8, 6)),
+		"another perm":      encode(v1, nil, topicConfig("T", 8, 4)),
+		"filter servers":    encode(v1, []string{"10.0.0.1:1"}, topicConfig("T", 8, 6)),
+		"no dataVersion":    []byte(`{"topicConfigSerializeWrapper":{"topicConfigTable":{}}}`),
+		"no wrapper at all": []byte(`{"filterServerList":[]}`),
+		"mapping version":   EncodeRegisterBrokerBody(nil, bodyOf(v1, topicConfig("T", 8, 6)), DataVersion{Counter: 8}),
+	}
+	for name, raw := range others {
+		if fp := fingerprint(raw); fp == base {
+			t.Errorf("%s: same fingerprint as the base table", name)
+		}
+	}
+	if fingerprint(others["no dataVersion"]) != 0 || fingerprint(others["no wrapper at all"]) != 0 {
+		t.Error("a body without dataVersion has a fingerprint")
+	}
+	if _, _, err := RegisterBrokerTableFingerprint([]byte(`{"topicConfigSerializeWrapper":{"dataVersion":`)); err == nil {
+		t.Error("truncated body accepted")
+	}
+}
