@@ -28,8 +28,11 @@ func run(args []string, stdout, stderr io.Writer) int {
 		printUsage(stdout)
 		return 0
 	}
-	if args[0] == "namesrv" {
+	switch args[0] {
+	case "namesrv":
 		return runProfiledNamesrv(args[1:], stderr)
+	case stormSendersMode:
+		return runStormSenders(args[1:], os.Stdin, stdout, stderr)
 	}
 	m, found := modes[args[0]]
 	if !found {

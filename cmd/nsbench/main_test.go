@@ -32,6 +32,8 @@ func TestRunRefusesBadInput(t *testing.T) {
 		{"route", "-queues", "-1"},
 		{"route", "-duration", "0s"},
 		{"route", "-no-such-flag"},
+		{"jmh-route", "-senders", "thread"},
+		{"storm-senders", "-addr", "127.0.0.1:1"},
 	}
 	for _, args := range cases {
 		var stdout, stderr bytes.Buffer
@@ -72,6 +74,9 @@ func TestDefaultsFollowTheIssue(t *testing.T) {
 	}
 	if got := registerModes("all"); len(got) != 3 || got[1] != load.RegisterNewVersion {
 		t.Fatalf("all = %v, want changed, new-version, unchanged", got)
+	}
+	if got := defaultOptions("jmh-route").senders; got != sendersChild {
+		t.Fatalf("jmh-route sends its storm from %q, want a child process", got)
 	}
 	if got := (&options{against: "baseline"}).targets(); len(got) != 1 || got[0] != "baseline" {
 		t.Fatalf("targets %v", got)

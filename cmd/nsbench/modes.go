@@ -19,6 +19,7 @@ import (
 	"github.com/gonamesrv/gonamesrv/cmd/nsbench/internal/proc"
 	"github.com/gonamesrv/gonamesrv/cmd/nsbench/internal/report"
 	"github.com/gonamesrv/gonamesrv/cmd/nsbench/internal/scenario"
+	"github.com/gonamesrv/gonamesrv/cmd/nsbench/internal/senders"
 	"github.com/gonamesrv/gonamesrv/cmd/nsbench/internal/target"
 )
 
@@ -126,10 +127,11 @@ func newEnv(ctx context.Context, o *options, log *logrus.Entry) (*scenario.Env, 
 		}
 	}
 	return &scenario.Env{
-		Ctx:     ctx,
-		Log:     log,
-		Window:  load.Window{Warmup: o.warmup, Measure: o.duration},
-		Targets: o.targets(),
+		Ctx:          ctx,
+		Log:          log,
+		Window:       load.Window{Warmup: o.warmup, Measure: o.duration},
+		Targets:      o.targets(),
+		StartSenders: startSenders(ctx, o, log),
 		Start: func(kind string, spec load.LayoutSpec) (*target.Server, error) {
 			profile := profiles.next(kind)
 			if kind == report.TargetBaseline {
@@ -154,8 +156,16 @@ func newReport(o *options, result scenario.Result) report.Report {
 		Machine: proc.DescribeMachine(),
 		Phases:  result.Phases,
 		Facts:   result.Facts,
-		Notes:   []string{"the load generator shares the machine's cores with the server: compare ratios measured in one run"},
+		Notes:   []string{"the load generator shares the machine's cores with the server: compare ratios measured in one run", sendersNote(o.senders)},
 	}
+}
+
+// sendersNote says where the JMH storms' registrations came from.
+func sendersNote(mode string) string {
+	if mode == sendersLocal {
+		return "jmh-route storm, jmh-register: the registrations were sent by this process, competing with its route clients for the cores (-senders local)"
+	}
+	return fmt.Sprintf("jmh-route storm, jmh-register: the registrations were sent by a child process at nice +%d (nsbench storm-senders), so the route clients and the server run first when the cores are busy", senders.Niceness)
 }
 
 // writeReport prints the table (or JSON) and draws the SVG if asked.

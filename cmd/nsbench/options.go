@@ -31,6 +31,9 @@ type options struct {
 	cpuProfile string
 	// namesrvArgs are extra flags for every NameServer started.
 	namesrvArgs string
+	// senders is where the JMH storm's registrations come from: a niced
+	// child process (sendersChild) or this process (sendersLocal).
+	senders string
 	// profileDir, when set, gets a CPU profile of every server started.
 	profileDir string
 	// suite only
@@ -52,6 +55,7 @@ func defaultOptions(mode string) *options {
 		changed:    "both",
 		idleConns:  10000,
 		listen:     "127.0.0.1:0",
+		senders:    sendersChild,
 	}
 	switch mode {
 	case "register":
@@ -100,6 +104,7 @@ func (o *options) flagSet(mode string, output io.Writer) *flag.FlagSet {
 	fs.StringVar(&o.svgPath, "svg", o.svgPath, "draw route latency percentiles against load into this SVG file")
 	fs.StringVar(&o.listen, "listen", o.listen, "baseline: listen address")
 	fs.StringVar(&o.namesrvArgs, "namesrv-args", o.namesrvArgs, "extra flags for every NameServer started, e.g. \"-defaultThreadPoolNums 1\"")
+	fs.StringVar(&o.senders, "senders", o.senders, "jmh-route, jmh-register: send the registration storm from a child process at nice +10 (child) or from this process, competing with the route clients (local)")
 	fs.StringVar(&o.profileDir, "profile", o.profileDir, "write a CPU profile of every server started into this folder (the NameServer then runs inside nsbench: 'nsbench namesrv')")
 	fs.StringVar(&o.cpuProfile, "cpuprofile", o.cpuProfile, "baseline: write a CPU profile here when stopped")
 	fs.StringVar(&o.goBenchPath, "gobench", o.goBenchPath, "suite: output of 'go test -bench' to include")
@@ -119,6 +124,9 @@ func (o *options) validate() error {
 	case "changed", "new-version", "unchanged", "both", "all":
 	default:
 		return fmt.Errorf("-changed %q: want changed, new-version, unchanged, both or all", o.changed)
+	}
+	if o.senders != sendersChild && o.senders != sendersLocal {
+		return fmt.Errorf("-senders %q: want %s or %s", o.senders, sendersChild, sendersLocal)
 	}
 	if o.spec.Clusters <= 0 || o.spec.BrokersPerCluster <= 0 || o.spec.TopicsPerCluster <= 0 {
 		return fmt.Errorf("layout %s: every count must be positive", o.spec)

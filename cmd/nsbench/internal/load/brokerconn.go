@@ -52,8 +52,11 @@ func DialBrokers(ctx context.Context, addr string, n int) ([]Invoker, error) {
 	conns := make([]Invoker, n)
 	err := forEach(n, 16, func(i int) error {
 		conn, err := DialBroker(ctx, addr)
+		if err != nil {
+			return err // a nil *BrokerConn in conns would not be nil for CloseAll
+		}
 		conns[i] = conn
-		return err
+		return nil
 	})
 	if err != nil {
 		CloseAll(conns)

@@ -56,3 +56,11 @@ func TestBrokerConnFailsAndClosesOnABrokenStream(t *testing.T) {
 		t.Fatal("no error dialing a closed port")
 	}
 }
+
+func TestDialBrokersFailsCleanlyWhenNobodyListens(t *testing.T) {
+	// Before the fix a failed dial left a nil *BrokerConn in the slice,
+	// which CloseAll then called Close on.
+	if _, err := DialBrokers(context.Background(), "127.0.0.1:1", 3); err == nil {
+		t.Fatal("no error dialing a closed port")
+	}
+}

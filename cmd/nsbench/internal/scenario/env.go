@@ -12,6 +12,7 @@ import (
 
 	"github.com/gonamesrv/gonamesrv/cmd/nsbench/internal/load"
 	"github.com/gonamesrv/gonamesrv/cmd/nsbench/internal/report"
+	"github.com/gonamesrv/gonamesrv/cmd/nsbench/internal/senders"
 	"github.com/gonamesrv/gonamesrv/cmd/nsbench/internal/target"
 )
 
@@ -27,6 +28,10 @@ type Env struct {
 	Targets []string
 	// Start gives a fresh server of a kind, ready for data of spec.
 	Start func(kind string, spec load.LayoutSpec) (*target.Server, error)
+	// StartSenders starts the registration senders of a JMH storm, ready
+	// to begin: a niced child process (senders.StartProcess) or, to compare
+	// with the single-process method, goroutines of this one (senders.Local).
+	StartSenders func(job senders.Job) (*senders.Client, error)
 }
 
 // Load is a number of connections with a number of requests in flight on each.
@@ -50,6 +55,7 @@ func (r *Result) fact(name string, value float64, unit string) {
 // client connections for queries.
 type seeded struct {
 	server  *target.Server
+	spec    load.LayoutSpec
 	layout  *load.Layout
 	regs    *load.Registrations
 	brokers []load.Invoker
@@ -65,7 +71,7 @@ func (e *Env) seed(kind string, spec load.LayoutSpec, regs *load.Registrations, 
 	if err != nil {
 		return nil, err
 	}
-	s := &seeded{server: server, layout: load.NewLayout(spec), regs: regs, emptyRSS: server.ResidentBytes()}
+	s := &seeded{server: server, spec: spec, layout: load.NewLayout(spec), regs: regs, emptyRSS: server.ResidentBytes()}
 	fail := func(err error) (*seeded, error) {
 		s.close()
 		return nil, fmt.Errorf("seed %s with %s: %w", kind, spec, err)
@@ -120,9 +126,14 @@ func (e *Env) run(s *seeded, scenario string, streams ...load.Stream) ([]report.
 		return nil, fmt.Errorf("%s against %s: %w", scenario, s.server.Kind, err)
 	}
 	for i := range m.Phases {
-		m.Phases[i].Scenario, m.Phases[i].Target = scenario, s.server.Kind
-		e.Log.WithFields(logrus.Fields{"scenario": scenario, "target": s.server.Kind, "op": m.Phases[i].Op,
-			"perSecond": int(m.Phases[i].PerSecond), "p99us": m.Phases[i].Latency.P99, "errors": m.Phases[i].ErrorCount()}).Info("phase done")
+		e.label(&m.Phases[i], s, scenario)
 	}
 	return m.Phases, nil
+}
+
+// label names a measured phase after its scenario and server and logs it.
+func (e *Env) label(p *report.Phase, s *seeded, scenario string) {
+	p.Scenario, p.Target = scenario, s.server.Kind
+	e.Log.WithFields(logrus.Fields{"scenario": scenario, "target": s.server.Kind, "op": p.Op,
+		"perSecond": int(p.PerSecond), "p99us": p.Latency.P99, "errors": p.ErrorCount()}).Info("phase done")
 }

@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"github.com/gonamesrv/gonamesrv/cmd/nsbench/internal/load"
+	"github.com/gonamesrv/gonamesrv/cmd/nsbench/internal/report"
 )
 
 // JMHSpec is the data of the Java NameServer's JMH benchmarks
@@ -34,7 +35,9 @@ type JMHParts struct {
 // JMH loads JMHSpec into every target, reports its resident memory, then
 // runs the selected phases. Route queries run at routeLoad (JMH used 4
 // threads: 4x1); every registration carries a new data version, as the JMH
-// brokers call nextVersion() each time.
+// brokers call nextVersion() each time, and comes from the storm senders
+// (Env.StartSenders), so the registration storm does not compete with the
+// route clients for this process's cores (see runWithStorm).
 func JMH(e *Env, routeLoad Load, parts JMHParts) (Result, error) {
 	servers, err := e.seedAll(JMHSpec, routeLoad.Conns)
 	if err != nil {
@@ -51,20 +54,18 @@ func JMH(e *Env, routeLoad Load, parts JMHParts) (Result, error) {
 		}
 	}
 	for _, s := range servers {
-		route := func() load.Stream { return load.RouteStream(s.layout, s.clients[:routeLoad.Conns], routeLoad.InFlight) }
-		var runs [][]load.Stream
-		var names []string
+		route := load.RouteStream(s.layout, s.clients[:routeLoad.Conns], routeLoad.InFlight)
+		var runs []func() ([]report.Phase, error)
 		if parts.Storm {
-			runs = append(runs, []load.Stream{route()},
-				[]load.Stream{route(), load.RegisterStream(s.regs, s.brokers, load.RegisterNewVersion, load.UniformPause(jmhPause))})
-			names = append(names, ScenarioJMHQuiet, ScenarioJMHStorm)
+			runs = append(runs,
+				func() ([]report.Phase, error) { return e.run(s, ScenarioJMHQuiet, route) },
+				func() ([]report.Phase, error) { return e.runWithStorm(s, ScenarioJMHStorm, jmhPause, route) })
 		}
 		if parts.FlatOut {
-			runs = append(runs, []load.Stream{route(), load.RegisterStream(s.regs, s.brokers, load.RegisterNewVersion, nil)})
-			names = append(names, ScenarioJMHRegister)
+			runs = append(runs, func() ([]report.Phase, error) { return e.runWithStorm(s, ScenarioJMHRegister, 0, route) })
 		}
-		for i, streams := range runs {
-			phases, err := e.run(s, names[i], streams...)
+		for _, measure := range runs {
+			phases, err := measure()
 			if err != nil {
 				return result, err
 			}

@@ -11,6 +11,7 @@ import (
 	"github.com/gonamesrv/gonamesrv/cmd/nsbench/internal/baseline"
 	"github.com/gonamesrv/gonamesrv/cmd/nsbench/internal/load"
 	"github.com/gonamesrv/gonamesrv/cmd/nsbench/internal/report"
+	"github.com/gonamesrv/gonamesrv/cmd/nsbench/internal/senders"
 	"github.com/gonamesrv/gonamesrv/cmd/nsbench/internal/target"
 	"github.com/gonamesrv/gonamesrv/namesrv"
 	"github.com/gonamesrv/gonamesrv/namesrv/config"
@@ -32,6 +33,9 @@ func inProcessEnv(t *testing.T) *Env {
 		Log:     quietLog(),
 		Window:  load.Window{Warmup: 20 * time.Millisecond, Measure: 150 * time.Millisecond},
 		Targets: []string{report.TargetNamesrv, report.TargetBaseline},
+		StartSenders: func(job senders.Job) (*senders.Client, error) {
+			return senders.Local(context.Background(), job, quietLog())
+		},
 		Start: func(kind string, spec load.LayoutSpec) (*target.Server, error) {
 			if kind == report.TargetBaseline {
 				srv, err := baseline.Start("127.0.0.1:0", spec, quietLog())
