@@ -2,72 +2,52 @@ package remoting
 
 import (
 	"bytes"
-	"encoding/hex"
-	"encoding/json"
 	"io"
-	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/sirupsen/logrus"
+
+	"github.com/gonamesrv/gonamesrv/internal/javafixture"
 )
 
 // javaExchange is one recorded exchange of testdata/java-5.3.3 (a copy of
 // shared/fixtures/java-5.3.3, see its README).
 type javaExchange struct {
-	Name    string `json:"name"`
-	Request struct {
-		Code          int32  `json:"code"`
-		Header        string `json:"header"`
-		SerializeType string `json:"serializeType"`
-		BodyText      string `json:"bodyText"`
-	} `json:"request"`
-	Response *struct {
-		FrameHex string `json:"frameHex"`
-	} `json:"response"`
+	*javafixture.Exchange
 }
 
+// loadExchange reads the recorded exchange with the full file name name
+// (without ".json").
 func loadExchange(t testing.TB, name string) javaExchange {
 	t.Helper()
-	raw, err := os.ReadFile(filepath.Join("testdata", "java-5.3.3", name+".json"))
+	number, _, _ := strings.Cut(name, "-")
+	exchange, err := javafixture.Load(filepath.Join("testdata", "java-5.3.3"), number)
 	if err != nil {
-		t.Fatalf("read fixture %s: %v", name, err)
+		t.Fatalf("load fixture %s: %v", name, err)
 	}
-	var exchange javaExchange
-	if err := json.Unmarshal(raw, &exchange); err != nil {
-		t.Fatalf("parse fixture %s: %v", name, err)
+	if exchange.Name != name {
+		t.Fatalf("fixture %s: file holds %s", name, exchange.Name)
 	}
-	return exchange
+	return javaExchange{exchange}
 }
 
 // requestFrame rebuilds the recorded request frame as the fixture README says.
 func (e javaExchange) requestFrame(t testing.TB) []byte {
 	t.Helper()
-	header := []byte(e.Request.Header)
-	serializeType := byte(0)
-	if e.Request.SerializeType == "ROCKETMQ" {
-		serializeType = 1
-		var err error
-		if header, err = hex.DecodeString(e.Request.Header); err != nil {
-			t.Fatalf("fixture %s header hex: %v", e.Name, err)
-		}
+	frame, err := e.Request.Frame()
+	if err != nil {
+		t.Fatalf("fixture %s: %v", e.Name, err)
 	}
-	body := []byte(e.Request.BodyText)
-	length := 4 + len(header) + len(body)
-	frame := []byte{byte(length >> 24), byte(length >> 16), byte(length >> 8), byte(length),
-		serializeType, byte(len(header) >> 16), byte(len(header) >> 8), byte(len(header))}
-	frame = append(frame, header...)
-	return append(frame, body...)
+	return frame
 }
 
 func (e javaExchange) responseFrame(t testing.TB) []byte {
 	t.Helper()
-	if e.Response == nil {
-		t.Fatalf("fixture %s has no response", e.Name)
-	}
-	frame, err := hex.DecodeString(e.Response.FrameHex)
+	frame, err := e.Response.Frame()
 	if err != nil {
-		t.Fatalf("fixture %s frame hex: %v", e.Name, err)
+		t.Fatalf("fixture %s: %v", e.Name, err)
 	}
 	return frame
 }

@@ -1,60 +1,25 @@
 package route
 
 import (
-	"encoding/hex"
-	"encoding/json"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/gonamesrv/gonamesrv/internal/javafixture"
 )
 
-// recordedExchange is the part of a fixture file (testdata/java-5.3.3) the
-// codec tests read.
-type recordedExchange struct {
-	Request struct {
-		BodyText *string `json:"bodyText"`
-		BodyHex  *string `json:"bodyHex"`
-	} `json:"request"`
-	Response *struct {
-		BodyText *string `json:"bodyText"`
-		BodyHex  *string `json:"bodyHex"`
-	} `json:"response"`
-	Unordered []string `json:"unordered"`
-}
+// fixtureDir is this package's copy of the recorded Java exchanges.
+var fixtureDir = filepath.Join("testdata", "java-5.3.3")
 
-func loadExchange(t testing.TB, prefix string) recordedExchange {
+// loadExchange reads the recorded exchange whose number is prefix.
+func loadExchange(t testing.TB, prefix string) *javafixture.Exchange {
 	t.Helper()
-	matches, err := filepath.Glob(filepath.Join("testdata", "java-5.3.3", prefix+"-*.json"))
-	if err != nil || len(matches) != 1 {
-		t.Fatalf("fixture %s: found %v (%v)", prefix, matches, err)
-	}
-	raw, err := os.ReadFile(matches[0])
+	ex, err := javafixture.Load(fixtureDir, prefix)
 	if err != nil {
-		t.Fatal(err)
-	}
-	var ex recordedExchange
-	if err := json.Unmarshal(raw, &ex); err != nil {
 		t.Fatalf("fixture %s: %v", prefix, err)
 	}
 	return ex
-}
-
-func fixtureBody(t testing.TB, text, hexText *string) []byte {
-	t.Helper()
-	if hexText != nil {
-		b, err := hex.DecodeString(*hexText)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return b
-	}
-	if text != nil {
-		return []byte(*text)
-	}
-	t.Fatal("fixture has no body")
-	return nil
 }
 
 // responseBody returns the recorded answer body of fixture prefix.
@@ -64,14 +29,21 @@ func responseBody(t testing.TB, prefix string) []byte {
 	if ex.Response == nil {
 		t.Fatalf("fixture %s has no response", prefix)
 	}
-	return fixtureBody(t, ex.Response.BodyText, ex.Response.BodyHex)
+	body, err := ex.Response.Body()
+	if err != nil {
+		t.Fatalf("fixture %s: %v", prefix, err)
+	}
+	return body
 }
 
 // requestBody returns the recorded request body of fixture prefix.
 func requestBody(t testing.TB, prefix string) []byte {
 	t.Helper()
-	ex := loadExchange(t, prefix)
-	return fixtureBody(t, ex.Request.BodyText, ex.Request.BodyHex)
+	body, err := loadExchange(t, prefix).Request.Body()
+	if err != nil {
+		t.Fatalf("fixture %s: %v", prefix, err)
+	}
+	return body
 }
 
 // canonicalJSON rewrites a (fastjson-tolerant) JSON text with the members of

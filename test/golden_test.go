@@ -3,43 +3,23 @@ package test
 import (
 	"bytes"
 	"encoding/binary"
-	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"io"
 	"net"
 	"os"
 	"path/filepath"
-	"sort"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/gonamesrv/gonamesrv/internal/javafixture"
 	"github.com/gonamesrv/gonamesrv/remoting"
 )
 
 // goldenDir is the project's copy of the exchanges recorded from the Java
 // NameServer 5.3.3 (shared/fixtures/java-5.3.3), so the test runs anywhere.
 const goldenDir = "testdata/java-5.3.3"
-
-type goldenExchange struct {
-	Name    string `json:"name"`
-	Request struct {
-		Code          int32   `json:"code"`
-		Oneway        bool    `json:"oneway"`
-		Header        string  `json:"header"`
-		SerializeType string  `json:"serializeType"`
-		BodyText      *string `json:"bodyText"`
-		BodyHex       *string `json:"bodyHex"`
-	} `json:"request"`
-	Response *struct {
-		FrameHex string `json:"frameHex"`
-	} `json:"response"`
-	Volatile    []string `json:"volatile"`
-	Unordered   []string `json:"unordered"`
-	BodyFormat  string   `json:"bodyFormat"`
-	WaitAfterMs int      `json:"waitAfterMs"`
-}
 
 // goldenExceptions are the exchanges where we deliberately answer differently
 // from Java, with the reason. The test still checks everything else of them.
@@ -51,11 +31,10 @@ var goldenExceptions = map[string]string{
 // TestGoldenJavaExchanges replays, on one connection and in order, the 89
 // requests recorded from the Java NameServer and compares every answer.
 func TestGoldenJavaExchanges(t *testing.T) {
-	files, err := filepath.Glob(filepath.Join(goldenDir, "[0-9]*.json"))
-	if err != nil || len(files) != 89 {
-		t.Fatalf("want the 89 recorded exchanges in %s, found %d (%v)", goldenDir, len(files), err)
+	exchanges, err := javafixture.LoadAll(goldenDir)
+	if err != nil || len(exchanges) != 89 {
+		t.Fatalf("want the 89 recorded exchanges in %s, found %d (%v)", goldenDir, len(exchanges), err)
 	}
-	sort.Strings(files)
 	conf := filepath.Join(t.TempDir(), "namesrv.properties")
 	// The recording server's start-up file set this client-side key, which
 	// GET_NAMESRV_CONFIG then lists; give ours the same file content.
@@ -69,18 +48,14 @@ func TestGoldenJavaExchanges(t *testing.T) {
 	}
 	defer conn.Close()
 
-	for _, file := range files {
-		var ex goldenExchange
-		raw, err := os.ReadFile(file)
+	for _, ex := range exchanges {
+		ex.Unordered = javafixture.Paths(ex.Unordered)
+		ex.Volatile = javafixture.Paths(ex.Volatile)
+		request, err := ex.Request.Frame()
 		if err != nil {
-			t.Fatal(err)
+			t.Fatalf("%s: %v", ex.Name, err)
 		}
-		if err := json.Unmarshal(raw, &ex); err != nil {
-			t.Fatalf("%s: %v", file, err)
-		}
-		ex.Unordered = stripReasons(ex.Unordered)
-		ex.Volatile = stripReasons(ex.Volatile)
-		if _, err := conn.Write(requestFrame(t, &ex)); err != nil {
+		if _, err := conn.Write(request); err != nil {
 			t.Fatalf("%s: write: %v", ex.Name, err)
 		}
 		if ex.Response == nil {
@@ -91,11 +66,11 @@ func TestGoldenJavaExchanges(t *testing.T) {
 			}
 		} else {
 			got := readFrame(t, conn, ex.Name)
-			want, err := hex.DecodeString(ex.Response.FrameHex)
+			want, err := ex.Response.Frame()
 			if err != nil {
-				t.Fatalf("%s: frameHex: %v", ex.Name, err)
+				t.Fatalf("%s: %v", ex.Name, err)
 			}
-			if err := compareFrames(&ex, want, got); err != nil {
+			if err := compareFrames(ex, want, got); err != nil {
 				t.Errorf("%s: %v", ex.Name, err)
 			}
 		}
@@ -103,44 +78,6 @@ func TestGoldenJavaExchanges(t *testing.T) {
 			time.Sleep(time.Duration(ex.WaitAfterMs) * time.Millisecond)
 		}
 	}
-}
-
-// stripReasons keeps the path of each "path - why" entry of a fixture list.
-func stripReasons(entries []string) []string {
-	paths := make([]string, len(entries))
-	for i, e := range entries {
-		paths[i] = strings.SplitN(e, " - ", 2)[0]
-	}
-	return paths
-}
-
-// requestFrame rebuilds the request bytes exactly as the fixtures README says.
-func requestFrame(t *testing.T, ex *goldenExchange) []byte {
-	t.Helper()
-	header := []byte(ex.Request.Header)
-	serType := byte(0)
-	if ex.Request.SerializeType == "ROCKETMQ" {
-		serType = 1
-		var err error
-		if header, err = hex.DecodeString(ex.Request.Header); err != nil {
-			t.Fatalf("%s: header hex: %v", ex.Name, err)
-		}
-	}
-	var body []byte
-	switch {
-	case ex.Request.BodyText != nil:
-		body = []byte(*ex.Request.BodyText)
-	case ex.Request.BodyHex != nil:
-		var err error
-		if body, err = hex.DecodeString(*ex.Request.BodyHex); err != nil {
-			t.Fatalf("%s: body hex: %v", ex.Name, err)
-		}
-	}
-	frame := make([]byte, 8, 8+len(header)+len(body))
-	binary.BigEndian.PutUint32(frame[0:], uint32(4+len(header)+len(body)))
-	binary.BigEndian.PutUint32(frame[4:], uint32(serType)<<24|uint32(len(header)))
-	frame = append(frame, header...)
-	return append(frame, body...)
 }
 
 func readFrame(t *testing.T, conn net.Conn, name string) []byte {
@@ -180,7 +117,7 @@ func splitFrame(frame []byte) (byte, []byte, []byte, error) {
 	return byte(word >> 24), frame[8 : 8+hlen], frame[8+hlen:], nil
 }
 
-func compareFrames(ex *goldenExchange, want, got []byte) error {
+func compareFrames(ex *javafixture.Exchange, want, got []byte) error {
 	_, wantHeader, wantBody, err := splitFrame(want)
 	if err != nil {
 		return fmt.Errorf("recorded frame: %w", err)

@@ -15,6 +15,7 @@ import (
 	"github.com/sirupsen/logrus"
 
 	"github.com/gonamesrv/gonamesrv/internal/atomicfile"
+	"github.com/gonamesrv/gonamesrv/internal/javafixture"
 	"github.com/gonamesrv/gonamesrv/internal/javaprops"
 )
 
@@ -27,31 +28,35 @@ func quietLog() *logrus.Entry {
 
 // fixture is the part of a recorded Java exchange these tests use.
 type fixture struct {
-	Request struct {
-		BodyText string `json:"bodyText"`
-	} `json:"request"`
-	Response struct {
-		Header struct {
-			Code   int    `json:"code"`
-			Remark string `json:"remark"`
-		} `json:"header"`
-		BodyText string `json:"bodyText"`
-	} `json:"response"`
+	requestBody  string
+	responseBody string
+	// responseCode and responseRemark come from the recorded response header.
+	responseCode   int
+	responseRemark string
 }
 
 func loadFixture(t *testing.T, number string) fixture {
 	t.Helper()
-	matches, err := filepath.Glob(filepath.Join("testdata", number+"-*.json"))
-	if err != nil || len(matches) != 1 {
-		t.Fatalf("fixture %s: %v %v", number, matches, err)
-	}
-	raw, err := os.ReadFile(matches[0])
+	ex, err := javafixture.Load("testdata", number)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var f fixture
-	if err := json.Unmarshal(raw, &f); err != nil {
-		t.Fatal(err)
+	if ex.Response == nil {
+		t.Fatalf("fixture %s has no response", number)
+	}
+	var header struct {
+		Code   int    `json:"code"`
+		Remark string `json:"remark"`
+	}
+	if err := json.Unmarshal(ex.Response.Header, &header); err != nil {
+		t.Fatalf("fixture %s header: %v", number, err)
+	}
+	f := fixture{responseCode: header.Code, responseRemark: header.Remark}
+	if ex.Request.BodyText != nil {
+		f.requestBody = *ex.Request.BodyText
+	}
+	if ex.Response.BodyText != nil {
+		f.responseBody = *ex.Response.BodyText
 	}
 	return f
 }
@@ -83,7 +88,7 @@ func captureServer(t *testing.T) (*Settings, *strings.Replacer) {
 
 func TestPropertiesMatchJavaCapture(t *testing.T) {
 	s, redacted := captureServer(t)
-	want := redacted.Replace(loadFixture(t, "073").Response.BodyText)
+	want := redacted.Replace(loadFixture(t, "073").responseBody)
 	if got := string(s.Properties()); got != want {
 		t.Fatalf("GET_NAMESRV_CONFIG body\n%s\nwant (fixture 073)\n%s", got, want)
 	}
@@ -93,7 +98,7 @@ func TestDefaultPropertiesHaveJavaKeySet(t *testing.T) {
 	home := t.TempDir()
 	t.Setenv("HOME", home)
 	t.Setenv("ROCKETMQ_HOME", "/opt/rocketmq")
-	captured, err := javaprops.Parse([]byte(loadFixture(t, "073").Response.BodyText))
+	captured, err := javaprops.Parse([]byte(loadFixture(t, "073").responseBody))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -132,28 +137,28 @@ func TestJavaUpdateScenario(t *testing.T) {
 	}
 	for _, step := range steps {
 		f := loadFixture(t, step.fixture)
-		props, err := javaprops.Parse([]byte(f.Request.BodyText))
+		props, err := javaprops.Parse([]byte(f.requestBody))
 		if err != nil {
 			t.Fatal(err)
 		}
 		_, err = s.Update(props)
-		switch f.Response.Header.Code {
+		switch f.responseCode {
 		case 0:
 			if err != nil {
 				t.Fatalf("%s: %v", step.fixture, err)
 			}
 		case 16:
-			if !errors.Is(err, ErrBlackListed) || err.Error() != f.Response.Header.Remark {
-				t.Fatalf("%s: err = %v, want the remark %q", step.fixture, err, f.Response.Header.Remark)
+			if !errors.Is(err, ErrBlackListed) || err.Error() != f.responseRemark {
+				t.Fatalf("%s: err = %v, want the remark %q", step.fixture, err, f.responseRemark)
 			}
 		default:
-			t.Fatalf("%s: unexpected recorded code %d", step.fixture, f.Response.Header.Code)
+			t.Fatalf("%s: unexpected recorded code %d", step.fixture, f.responseCode)
 		}
 		if got := step.live(s.Get()); got != step.want {
 			t.Fatalf("%s: setting is %v, want %v", step.fixture, got, step.want)
 		}
 	}
-	want := redacted.Replace(loadFixture(t, "078").Response.BodyText)
+	want := redacted.Replace(loadFixture(t, "078").responseBody)
 	if got := string(s.Properties()); got != want {
 		t.Fatalf("GET after the updates\n%s\nwant (fixture 078)\n%s", got, want)
 	}

@@ -13,6 +13,7 @@ import (
 	"github.com/sirupsen/logrus"
 
 	"github.com/gonamesrv/gonamesrv/internal/atomicfile"
+	"github.com/gonamesrv/gonamesrv/internal/javafixture"
 )
 
 // quietLog is a logger for tests that discards its output.
@@ -32,17 +33,6 @@ func openTemp(t testing.TB) *Store {
 	return s
 }
 
-// fixture is the part of a recorded Java exchange the store tests use.
-type fixture struct {
-	Request struct {
-		Code   int    `json:"code"`
-		Header string `json:"header"`
-	} `json:"request"`
-	Response struct {
-		BodyText *string `json:"bodyText"`
-	} `json:"response"`
-}
-
 // kvFields are the ext fields of a KV request header.
 type kvFields struct {
 	ExtFields struct {
@@ -52,19 +42,16 @@ type kvFields struct {
 	} `json:"extFields"`
 }
 
-func loadFixture(t *testing.T, name string) (fixture, kvFields) {
+// loadFixture reads the recorded exchange numbered name and the KV fields of
+// its request header.
+func loadFixture(t *testing.T, name string) (*javafixture.Exchange, kvFields) {
 	t.Helper()
-	matches, err := filepath.Glob(filepath.Join("testdata", name+"-*.json"))
-	if err != nil || len(matches) != 1 {
-		t.Fatalf("fixture %s: %v %v", name, matches, err)
-	}
-	raw, err := os.ReadFile(matches[0])
+	f, err := javafixture.Load("testdata", name)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var f fixture
-	if err := json.Unmarshal(raw, &f); err != nil {
-		t.Fatal(err)
+	if f.Response == nil {
+		t.Fatalf("fixture %s has no response", name)
 	}
 	var h kvFields
 	if err := json.Unmarshal([]byte(f.Request.Header), &h); err != nil {
