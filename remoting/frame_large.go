@@ -26,32 +26,58 @@ const (
 	maxPooledFrameBuffer  = 4 << 20
 )
 
-// frameAssembly is a large frame being read, length field excluded, into a
-// buffer of exactly its size. It lives on one connection's event loop.
+// frameAssembly is a large frame being read, length field excluded. Its
+// buffer grows with the bytes that arrive (or is a pooled one already big
+// enough), so a peer that announces 16 MiB and sends little costs little:
+// memory follows what was received, not what was announced.
 type frameAssembly struct {
-	frame  []byte
+	frame  []byte // len(frame) <= size; the first filled bytes are read
 	filled int
+	size   int // the frame's length, from its length field
 }
+
+// initialAssemblySize is the first buffer of a frame no pooled buffer can
+// hold; it doubles as bytes arrive.
+const initialAssemblySize = largeFrameSize
 
 // startLargeFrame begins reading a frame of total bytes (length field
 // included) whose first 8 bytes are buffered and valid.
 func (s *Server) startLargeFrame(conn *Conn, gnetConn gnet.Conn, total int) {
 	_, _ = gnetConn.Discard(frameLengthSize)
-	conn.assembly = &frameAssembly{frame: s.frameBuffers.get(total - frameLengthSize)}
+	size := total - frameLengthSize
+	frame := s.frameBuffers.reuse(size)
+	if frame == nil {
+		frame = make([]byte, min(size, initialAssemblySize))
+	}
+	conn.assembly = &frameAssembly{frame: frame, size: size}
+}
+
+// ensure makes room for the first n bytes of the frame (at most its size),
+// at least doubling the buffer when it grows.
+func (a *frameAssembly) ensure(n int) {
+	n = min(n, a.size)
+	if n <= len(a.frame) {
+		return
+	}
+	l := max(n, min(a.size, 2*len(a.frame)))
+	grown := make([]byte, l, l+l/8) // spare room: the next frame of this broker may be a little longer
+	copy(grown, a.frame[:a.filled])
+	a.frame = grown
 }
 
 // continueLargeFrame moves what has arrived into the frame being assembled
 // and returns the request once it is complete, nil before.
 func (s *Server) continueLargeFrame(conn *Conn, gnetConn gnet.Conn) (*Command, error) {
 	a := conn.assembly
+	a.ensure(a.filled + gnetConn.InboundBuffered())
 	n, _ := gnetConn.Read(a.frame[a.filled:])
 	a.filled += n
-	if a.filled < len(a.frame) {
+	if a.filled < a.size {
 		if err := a.readSocket(gnetConn.Fd()); err != nil {
 			return nil, err
 		}
 	}
-	if a.filled < len(a.frame) {
+	if a.filled < a.size {
 		return nil, nil
 	}
 	conn.assembly = nil
@@ -80,7 +106,8 @@ const maxDirectRead = 512 << 10
 // level-triggered, so nothing is missed. The end of the stream or a read
 // error is returned, to close the connection.
 func (a *frameAssembly) readSocket(fd int) error {
-	limit := min(len(a.frame), a.filled+maxDirectRead)
+	limit := min(a.size, a.filled+maxDirectRead)
+	a.ensure(limit)
 	for a.filled < limit {
 		n, err := syscall.Read(fd, a.frame[a.filled:limit])
 		switch {
@@ -124,10 +151,9 @@ func newFrameBufferPool() *frameBufferPool {
 	return &frameBufferPool{free: make(chan []byte, maxPooledFrameBuffers)}
 }
 
-// get returns a buffer of length n, a pooled one when one is large enough.
-// A new one gets an eighth more capacity, so frames of a slightly different
-// size can reuse it.
-func (p *frameBufferPool) get(n int) []byte {
+// reuse returns a pooled buffer of length n when one is large enough, nil
+// otherwise (a pooled buffer too small for n is dropped).
+func (p *frameBufferPool) reuse(n int) []byte {
 	select {
 	case buf := <-p.free:
 		if cap(buf) >= n {
@@ -135,7 +161,7 @@ func (p *frameBufferPool) get(n int) []byte {
 		}
 	default:
 	}
-	return make([]byte, n, n+n/8)
+	return nil
 }
 
 // put keeps buf for reuse unless the pool is full or buf is too large to

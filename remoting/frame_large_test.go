@@ -3,6 +3,7 @@ package remoting
 import (
 	"bytes"
 	"crypto/sha256"
+	"encoding/binary"
 	"math/rand/v2"
 	"strconv"
 	"testing"
@@ -93,7 +94,7 @@ func TestReleaseBodyRecyclesTheBuffer(t *testing.T) {
 	frame := mustEncode(t, req)
 	total := len(frame)
 	fake := &bufferedConn{data: frame[frameLengthSize:]}
-	conn.assembly = &frameAssembly{frame: pool.get(total - frameLengthSize)}
+	conn.assembly = &frameAssembly{frame: make([]byte, total-frameLengthSize), size: total - frameLengthSize}
 	got, err := server.continueLargeFrame(conn, fake)
 	if err != nil || got == nil || !bytes.Equal(got.Body, req.Body) {
 		t.Fatalf("assembled %v, %v", got, err)
@@ -104,12 +105,12 @@ func TestReleaseBodyRecyclesTheBuffer(t *testing.T) {
 	if got.Body != nil {
 		t.Fatal("Body kept after ReleaseBody")
 	}
-	again := pool.get(total - frameLengthSize - 100)
-	if &again[:1][0] != first {
+	again := pool.reuse(total - frameLengthSize - 100)
+	if again == nil || &again[:1][0] != first {
 		t.Fatal("the released buffer was not reused")
 	}
 	pool.put(make([]byte, maxPooledFrameBuffer+1))
-	if b := pool.get(10); cap(b) > maxPooledFrameBuffer {
+	if b := pool.reuse(10); b != nil {
 		t.Fatal("a buffer above the pooling limit was kept")
 	}
 	for range maxPooledFrameBuffers + 3 {
@@ -126,6 +127,14 @@ func TestReleaseBodyRecyclesTheBuffer(t *testing.T) {
 type bufferedConn struct {
 	gnet.Conn
 	data []byte
+}
+
+func (c *bufferedConn) InboundBuffered() int { return len(c.data) }
+
+func (c *bufferedConn) Discard(n int) (int, error) {
+	n = min(n, len(c.data))
+	c.data = c.data[n:]
+	return n, nil
 }
 
 func (c *bufferedConn) Read(p []byte) (int, error) {
@@ -155,5 +164,29 @@ func TestServerPeerClosingInsideALargeFrame(t *testing.T) {
 	good.send(req)
 	if resp := good.read(); resp.Remark != "ok" {
 		t.Fatalf("answer %+v", resp)
+	}
+}
+
+// TestLargeFrameMemoryFollowsWhatArrived: a peer announcing the largest frame
+// and sending a few bytes must not make the server allocate the announced
+// size (a flood of such connections would exhaust memory).
+func TestLargeFrameMemoryFollowsWhatArrived(t *testing.T) {
+	server := &Server{frameBuffers: newFrameBufferPool()}
+	conn := &Conn{}
+	announced := DefaultMaxFrameSize - frameLengthSize
+	head := binary.BigEndian.AppendUint32(nil, uint32(announced))
+	fake := &bufferedConn{data: append(head, make([]byte, 100)...)}
+	server.startLargeFrame(conn, fake, announced+frameLengthSize)
+	a := conn.assembly
+	if cap(a.frame) > initialAssemblySize {
+		t.Fatalf("a frame announced at %d bytes took a %d-byte buffer before any body arrived", announced, cap(a.frame))
+	}
+	a.ensure(3 * initialAssemblySize)
+	if got := len(a.frame); got < 3*initialAssemblySize || got > 4*initialAssemblySize {
+		t.Fatalf("after 3x the first buffer arrived the buffer is %d bytes, want it doubled to cover, not the announced size", got)
+	}
+	a.ensure(announced + 1)
+	if len(a.frame) != announced {
+		t.Fatalf("grown to %d bytes, want exactly the frame size %d", len(a.frame), announced)
 	}
 }
