@@ -155,7 +155,7 @@ func (s *Server) Start() error {
 	}()
 	select {
 	case <-s.booted:
-		s.log.WithField("addr", s.addr).Info("remoting server listening")
+		s.log.WithField("addr", fmt.Sprint(s.addr)).Info("remoting server listening")
 		return nil
 	case <-s.runDone:
 		s.state.Store(stateStopped)
@@ -184,7 +184,7 @@ func (s *Server) Shutdown(ctx context.Context) error {
 	if err := errors.Join(drainErr, stopErr, workersErr); err != nil {
 		return fmt.Errorf("shutdown server on %s: %w", s.addr, err)
 	}
-	s.log.WithField("addr", s.addr).Info("remoting server stopped")
+	s.log.WithField("addr", fmt.Sprint(s.addr)).Info("remoting server stopped")
 	return nil
 }
 
