@@ -2,8 +2,9 @@ package remoting
 
 import (
 	"fmt"
-	"unicode/utf16"
 	"unicode/utf8"
+
+	"github.com/gonamesrv/gonamesrv/internal/jsonesc"
 )
 
 // maxJSONDepth bounds nesting inside ignored values, so hostile input cannot
@@ -398,74 +399,19 @@ func (s *jsonScanner) readEscapedString(start int) ([]byte, error) {
 		}
 		escaped := s.data[s.pos]
 		s.pos++
-		switch escaped {
-		case '"', '\\', '/':
-			text = append(text, escaped)
-		case 'b':
-			text = append(text, '\b')
-		case 'f':
-			text = append(text, '\f')
-		case 'n':
-			text = append(text, '\n')
-		case 'r':
-			text = append(text, '\r')
-		case 't':
-			text = append(text, '\t')
-		case 'u':
-			r, err := s.readUnicodeEscape()
-			if err != nil {
-				return nil, err
-			}
-			text = utf8.AppendRune(text, r)
-		default:
+		if b, ok := jsonesc.Simple(escaped); ok {
+			text = append(text, b)
+			continue
+		}
+		if escaped != 'u' {
 			return nil, jsonSyntaxError("invalid escape in string")
 		}
+		r, n, ok := jsonesc.Unicode(s.data[s.pos:])
+		if !ok {
+			return nil, jsonSyntaxError("invalid \\u escape")
+		}
+		s.pos += n
+		text = utf8.AppendRune(text, r)
 	}
 	return nil, jsonSyntaxError("unterminated string")
-}
-
-// readUnicodeEscape reads the XXXX of \uXXXX (the \u is consumed), joining
-// a surrogate pair; a lone surrogate becomes U+FFFD like encoding/json.
-func (s *jsonScanner) readUnicodeEscape() (rune, error) {
-	first, ok := s.readHex4()
-	if !ok {
-		return 0, jsonSyntaxError("invalid \\u escape")
-	}
-	if !utf16.IsSurrogate(first) {
-		return first, nil
-	}
-	if len(s.data)-s.pos >= 6 && s.data[s.pos] == '\\' && s.data[s.pos+1] == 'u' {
-		saved := s.pos
-		s.pos += 2
-		if second, ok := s.readHex4(); ok {
-			if joined := utf16.DecodeRune(first, second); joined != utf8.RuneError {
-				return joined, nil
-			}
-		}
-		s.pos = saved
-	}
-	return utf8.RuneError, nil
-}
-
-func (s *jsonScanner) readHex4() (rune, bool) {
-	if len(s.data)-s.pos < 4 {
-		return 0, false
-	}
-	var r rune
-	for _, c := range s.data[s.pos : s.pos+4] {
-		var digit byte
-		switch {
-		case c >= '0' && c <= '9':
-			digit = c - '0'
-		case c >= 'a' && c <= 'f':
-			digit = c - 'a' + 10
-		case c >= 'A' && c <= 'F':
-			digit = c - 'A' + 10
-		default:
-			return 0, false
-		}
-		r = r<<4 | rune(digit)
-	}
-	s.pos += 4
-	return r, true
 }

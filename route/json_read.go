@@ -3,8 +3,9 @@ package route
 import (
 	"bytes"
 	"fmt"
-	"unicode/utf16"
 	"unicode/utf8"
+
+	"github.com/gonamesrv/gonamesrv/internal/jsonesc"
 )
 
 // jsonReader is a tolerant, allocation-frugal JSON tokenizer for bodies sent
@@ -206,76 +207,25 @@ func (r *jsonReader) readEscapedString(start int, quote byte) ([]byte, error) {
 		}
 		esc := r.data[r.pos+1]
 		r.pos += 2
+		if b, ok := jsonesc.Simple(esc); ok {
+			buf = append(buf, b)
+			continue
+		}
 		switch esc {
-		case '"', '\\', '/', '\'':
+		case '\'': // fastjson also writes single-quoted strings
 			buf = append(buf, esc)
-		case 'b':
-			buf = append(buf, '\b')
-		case 'f':
-			buf = append(buf, '\f')
-		case 'n':
-			buf = append(buf, '\n')
-		case 'r':
-			buf = append(buf, '\r')
-		case 't':
-			buf = append(buf, '\t')
 		case 'u':
-			ch, err := r.readUnicodeEscape()
-			if err != nil {
-				return nil, err
+			ch, n, ok := jsonesc.Unicode(r.data[r.pos:])
+			if !ok {
+				return nil, r.syntaxError("bad \\u escape")
 			}
+			r.pos += n
 			buf = utf8.AppendRune(buf, ch)
 		default:
 			return nil, r.syntaxError("bad escape")
 		}
 	}
 	return nil, r.syntaxError("unterminated string")
-}
-
-// readUnicodeEscape reads the 4 hex digits after \u, joining a surrogate pair
-// written as two escapes (how BrowserCompatible writes characters above
-// U+FFFF). A lone surrogate becomes U+FFFD.
-func (r *jsonReader) readUnicodeEscape() (rune, error) {
-	unit, ok := parseHex4(r.data[r.pos:])
-	if !ok {
-		return 0, r.syntaxError("bad \\u escape")
-	}
-	r.pos += 4
-	ch := rune(unit)
-	if !utf16.IsSurrogate(ch) {
-		return ch, nil
-	}
-	rest := r.data[r.pos:]
-	if len(rest) >= 6 && rest[0] == '\\' && rest[1] == 'u' {
-		if low, ok := parseHex4(rest[2:]); ok {
-			if pair := utf16.DecodeRune(ch, rune(low)); pair != utf8.RuneError {
-				r.pos += 6
-				return pair, nil
-			}
-		}
-	}
-	return utf8.RuneError, nil
-}
-
-func parseHex4(b []byte) (uint16, bool) {
-	if len(b) < 4 {
-		return 0, false
-	}
-	var v uint16
-	for _, c := range b[:4] {
-		switch {
-		case c >= '0' && c <= '9':
-			c -= '0'
-		case c >= 'a' && c <= 'f':
-			c -= 'a' - 10
-		case c >= 'A' && c <= 'F':
-			c -= 'A' - 10
-		default:
-			return 0, false
-		}
-		v = v<<4 | uint16(c)
-	}
-	return v, true
 }
 
 // readString reads a string value; null reads as "".

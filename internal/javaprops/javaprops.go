@@ -10,6 +10,8 @@ import (
 	"strings"
 	"unicode/utf16"
 	"unicode/utf8"
+
+	"github.com/gonamesrv/gonamesrv/internal/jsonesc"
 )
 
 // ErrMalformed is returned by Parse for text Java's Properties.load rejects
@@ -140,7 +142,7 @@ func unescape(s string) (string, error) {
 			if len(s)-(i+1) < 4 {
 				return "", fmt.Errorf("%w: \\u needs four hex digits in %q", ErrMalformed, s)
 			}
-			unit, ok := parseHex4(s[i+1 : i+5])
+			unit, ok := jsonesc.Hex4([]byte(s[i+1 : i+5]))
 			if !ok {
 				return "", fmt.Errorf("%w: bad \\u%s escape", ErrMalformed, s[i+1:i+5])
 			}
@@ -177,25 +179,6 @@ func unescape(s string) (string, error) {
 	}
 	flushHigh()
 	return b.String(), nil
-}
-
-// parseHex4 reads four hex digits (either case) as one UTF-16 code unit.
-func parseHex4(s string) (uint16, bool) {
-	var v uint16
-	for i := 0; i < 4; i++ {
-		c := s[i]
-		switch {
-		case c >= '0' && c <= '9':
-			v = v<<4 | uint16(c-'0')
-		case c >= 'a' && c <= 'f':
-			v = v<<4 | uint16(c-'a'+10)
-		case c >= 'A' && c <= 'F':
-			v = v<<4 | uint16(c-'A'+10)
-		default:
-			return 0, false
-		}
-	}
-	return v, true
 }
 
 // Format writes m as the GET_NAMESRV_CONFIG body: one `key=value\n`
