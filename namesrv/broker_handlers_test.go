@@ -8,6 +8,7 @@ import (
 
 	"github.com/sirupsen/logrus"
 
+	"github.com/gonamesrv/gonamesrv/internal/nstest"
 	"github.com/gonamesrv/gonamesrv/namesrv/config"
 	"github.com/gonamesrv/gonamesrv/namesrv/kvconfig"
 	"github.com/gonamesrv/gonamesrv/remoting"
@@ -17,8 +18,8 @@ import (
 // TestProcessRequest_RegisterBroker covers testProcessRequest_RegisterBroker
 // and testProcessRequest_RegisterBrokerWithFilterServer (request version 100).
 func TestProcessRequest_RegisterBroker(t *testing.T) {
-	broker := fakeBroker{cluster: "cluster", name: "broker", addr: "10.10.1.1", id: 2333,
-		topics: map[string]int32{"t1": 4, "t2": 4}, version: route.DataVersion{Counter: 1, Timestamp: 1}}
+	broker := nstest.Broker{Cluster: "cluster", Name: "broker", Addr: "10.10.1.1", ID: 2333,
+		Topics: map[string]int32{"t1": 4, "t2": 4}, Version: route.DataVersion{Counter: 1, Timestamp: 1}}
 	cases := []struct {
 		name    string
 		version int32
@@ -29,10 +30,10 @@ func TestProcessRequest_RegisterBroker(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			s := startServer(t, nil)
-			req := broker.registerRequest()
+			req := broker.RegisterRequest()
 			req.Version = tc.version
-			resp := invoke(t, s.client, req)
-			mustCode(t, resp, remoting.SUCCESS)
+			resp := nstest.Invoke(t, s.client, req)
+			nstest.MustCode(t, resp, remoting.SUCCESS)
 			if resp.Remark != "" {
 				t.Fatalf("remark %q, want none", resp.Remark)
 			}
@@ -49,9 +50,9 @@ func TestProcessRequest_RegisterBroker(t *testing.T) {
 // run yet (a race); the outcome that matters is that the broker goes away.
 func TestProcessRequest_UnregisterBroker(t *testing.T) {
 	s := startServer(t, nil)
-	register(t, s.client, brokerAMaster)
-	resp := s.call(t, remoting.UNREGISTER_BROKER, brokerAMaster.identity(), nil)
-	mustCode(t, resp, remoting.SUCCESS)
+	nstest.Register(t, s.client, nstest.BrokerAMaster)
+	resp := s.call(t, remoting.UNREGISTER_BROKER, nstest.BrokerAMaster.Identity(), nil)
+	nstest.MustCode(t, resp, remoting.SUCCESS)
 	if resp.Remark != "" {
 		t.Fatalf("remark %q, want none", resp.Remark)
 	}
@@ -65,26 +66,26 @@ func TestProcessRequest_UnregisterBroker(t *testing.T) {
 
 func TestQueryDataVersion(t *testing.T) {
 	s := startServer(t, nil)
-	register(t, s.client, brokerAMaster)
-	stored := brokerAMaster.version
-	unknown := brokerB
+	nstest.Register(t, s.client, nstest.BrokerAMaster)
+	stored := nstest.BrokerAMaster.Version
+	unknown := nstest.BrokerB
 	cases := []struct {
 		name        string
-		broker      fakeBroker
+		broker      nstest.Broker
 		body        []byte
 		wantChanged string
 		wantBody    bool
 	}{
 		// testQueryDataVersion: unknown broker, no body.
 		{"unknown broker without body", unknown, nil, "true", false},
-		{"same version", brokerAMaster, route.EncodeDataVersion(nil, stored), "false", true},
-		{"other version", brokerAMaster, route.EncodeDataVersion(nil, route.DataVersion{Counter: 2, Timestamp: stored.Timestamp}), "true", true},
-		{"known broker without body", brokerAMaster, nil, "true", true},
+		{"same version", nstest.BrokerAMaster, route.EncodeDataVersion(nil, stored), "false", true},
+		{"other version", nstest.BrokerAMaster, route.EncodeDataVersion(nil, route.DataVersion{Counter: 2, Timestamp: stored.Timestamp}), "true", true},
+		{"known broker without body", nstest.BrokerAMaster, nil, "true", true},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			resp := s.call(t, remoting.QUERY_DATA_VERSION, tc.broker.identity(), tc.body)
-			mustCode(t, resp, remoting.SUCCESS)
+			resp := s.call(t, remoting.QUERY_DATA_VERSION, tc.broker.Identity(), tc.body)
+			nstest.MustCode(t, resp, remoting.SUCCESS)
 			if resp.ExtFields["changed"] != tc.wantChanged {
 				t.Fatalf("changed %q, want %s", resp.ExtFields["changed"], tc.wantChanged)
 			}
@@ -103,11 +104,11 @@ func TestQueryDataVersion(t *testing.T) {
 
 func TestBrokerHeartBeat(t *testing.T) {
 	s := startServer(t, nil)
-	register(t, s.client, brokerAMaster)
-	ext := map[string]string{"clusterName": brokerAMaster.cluster, "brokerAddr": brokerAMaster.addr, "brokerName": brokerAMaster.name}
-	mustCode(t, s.call(t, remoting.BROKER_HEARTBEAT, ext, nil), remoting.SUCCESS)
+	nstest.Register(t, s.client, nstest.BrokerAMaster)
+	ext := map[string]string{"clusterName": nstest.BrokerAMaster.Cluster, "brokerAddr": nstest.BrokerAMaster.Addr, "brokerName": nstest.BrokerAMaster.Name}
+	nstest.MustCode(t, s.call(t, remoting.BROKER_HEARTBEAT, ext, nil), remoting.SUCCESS)
 	unknown := map[string]string{"clusterName": "c", "brokerAddr": "10.0.0.9:1", "brokerName": "x"}
-	mustCode(t, s.call(t, remoting.BROKER_HEARTBEAT, unknown, nil), remoting.SUCCESS)
+	nstest.MustCode(t, s.call(t, remoting.BROKER_HEARTBEAT, unknown, nil), remoting.SUCCESS)
 }
 
 // TestBrokerHeartbeatOnewayNotAnswered: Java brokers send BROKER_HEARTBEAT
@@ -129,7 +130,7 @@ func TestBrokerHeartbeatOnewayNotAnswered(t *testing.T) {
 
 func TestWritePerm(t *testing.T) {
 	s := startServer(t, nil)
-	register(t, s.client, brokerAMaster)
+	nstest.Register(t, s.client, nstest.BrokerAMaster)
 	header := map[string]string{"brokerName": "broker-a"}
 	steps := []struct {
 		name     string
@@ -144,11 +145,11 @@ func TestWritePerm(t *testing.T) {
 	for _, step := range steps {
 		t.Run(step.name, func(t *testing.T) {
 			resp := s.call(t, step.code, header, nil)
-			mustCode(t, resp, remoting.SUCCESS)
+			nstest.MustCode(t, resp, remoting.SUCCESS)
 			if resp.ExtFields[step.countKey] != step.count {
 				t.Fatalf("ext %v, want %s=%s", resp.ExtFields, step.countKey, step.count)
 			}
-			if perm := decodeRoute(t, routeQuery(t, s.client, "TopicTest", 479)).QueueDatas[0].Perm; perm != step.perm {
+			if perm := nstest.DecodeRoute(t, nstest.RouteQuery(t, s.client, "TopicTest", 479)).QueueDatas[0].Perm; perm != step.perm {
 				t.Fatalf("perm %d, want %d", perm, step.perm)
 			}
 			unknown := s.call(t, step.code, map[string]string{"brokerName": "nobody"}, nil)
@@ -161,12 +162,12 @@ func TestWritePerm(t *testing.T) {
 
 func TestDeleteTopicInNamesrv(t *testing.T) {
 	s := startServer(t, nil)
-	register(t, s.client, brokerAMaster)
-	mustCode(t, s.call(t, remoting.DELETE_TOPIC_IN_NAMESRV, map[string]string{"topic": "TopicA", "clusterName": "unknown"}, nil), remoting.SUCCESS)
+	nstest.Register(t, s.client, nstest.BrokerAMaster)
+	nstest.MustCode(t, s.call(t, remoting.DELETE_TOPIC_IN_NAMESRV, map[string]string{"topic": "TopicA", "clusterName": "unknown"}, nil), remoting.SUCCESS)
 	if !s.topicExists("TopicA") {
 		t.Fatal("a delete for an unknown cluster removed the topic")
 	}
-	mustCode(t, s.call(t, remoting.DELETE_TOPIC_IN_NAMESRV, map[string]string{"topic": "TopicA"}, nil), remoting.SUCCESS)
+	nstest.MustCode(t, s.call(t, remoting.DELETE_TOPIC_IN_NAMESRV, map[string]string{"topic": "TopicA"}, nil), remoting.SUCCESS)
 	if s.topicExists("TopicA") || !s.topicExists("TopicTest") {
 		t.Fatalf("after deleting TopicA: TopicA exists %v, TopicTest exists %v", s.topicExists("TopicA"), s.topicExists("TopicTest"))
 	}
@@ -174,7 +175,7 @@ func TestDeleteTopicInNamesrv(t *testing.T) {
 
 func TestRegisterTopicInNamesrv(t *testing.T) {
 	s := startServer(t, nil)
-	register(t, s.client, brokerAMaster)
+	nstest.Register(t, s.client, nstest.BrokerAMaster)
 	routeBody := func(brokerName string) []byte {
 		return route.EncodeTopicRouteData(nil, &route.TopicRouteData{QueueDatas: []route.QueueData{
 			{BrokerName: brokerName, ReadQueueNums: 2, WriteQueueNums: 2, Perm: route.DefaultPerm}}}, false)
@@ -193,7 +194,7 @@ func TestRegisterTopicInNamesrv(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			mustCode(t, s.call(t, remoting.REGISTER_TOPIC_IN_NAMESRV, map[string]string{"topic": tc.topic}, tc.body), tc.wantCode)
+			nstest.MustCode(t, s.call(t, remoting.REGISTER_TOPIC_IN_NAMESRV, map[string]string{"topic": tc.topic}, tc.body), tc.wantCode)
 			if got := s.topicExists(tc.topic); got != tc.wantRoute {
 				t.Fatalf("topic %s routed %v, want %v", tc.topic, got, tc.wantRoute)
 			}
@@ -204,28 +205,28 @@ func TestRegisterTopicInNamesrv(t *testing.T) {
 // TestRegisterBrokerRefusals: the refusals answer code 1 with an empty
 // extFields object, as the recorded Java answers show (exchanges 008, 088).
 func TestRegisterBrokerRefusals(t *testing.T) {
-	oneTopic := brokerB
-	oneTopic.topics = map[string]int32{"OnlyOne": 1}
+	oneTopic := nstest.BrokerB
+	oneTopic.Topics = map[string]int32{"OnlyOne": 1}
 	cases := []struct {
 		name   string
 		req    func() *remoting.Command
 		remark string
 	}{
 		{"crc mismatch", func() *remoting.Command {
-			req := brokerAMaster.registerRequest()
+			req := nstest.BrokerAMaster.RegisterRequest()
 			crc, _ := strconv.ParseInt(req.ExtFields["bodyCrc32"], 10, 64)
 			req.ExtFields["bodyCrc32"] = strconv.FormatInt(crc^1, 10)
 			return req
 		}, "crc32 not match"},
-		{"first registration with one topic", oneTopic.registerRequest, "register broker failed"},
-		{"undecodable body", func() *remoting.Command { return brokerAMaster.requestWith([]byte("{broken")) }, decodeFailedRemark},
+		{"first registration with one topic", oneTopic.RegisterRequest, "register broker failed"},
+		{"undecodable body", func() *remoting.Command { return nstest.BrokerAMaster.RequestWith([]byte("{broken")) }, decodeFailedRemark},
 		{"negative version", func() *remoting.Command {
-			req := brokerAMaster.registerRequest()
+			req := nstest.BrokerAMaster.RegisterRequest()
 			req.Version = -1
 			return req
 		}, "invalid request version -1"},
 		{"missing brokerId", func() *remoting.Command {
-			req := brokerAMaster.registerRequest()
+			req := nstest.BrokerAMaster.RegisterRequest()
 			delete(req.ExtFields, "brokerId")
 			return req
 		}, "brokerId"},
@@ -233,7 +234,7 @@ func TestRegisterBrokerRefusals(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			s := startServer(t, nil)
-			resp := invoke(t, s.client, tc.req())
+			resp := nstest.Invoke(t, s.client, tc.req())
 			if resp.Code != remoting.SYSTEM_ERROR || !strings.Contains(resp.Remark, tc.remark) {
 				t.Fatalf("code %d remark %q, want 1 %q", resp.Code, resp.Remark, tc.remark)
 			}
@@ -250,27 +251,27 @@ func TestRegisterBrokerRefusals(t *testing.T) {
 // TestRegisterBrokerBodyFormats: every body layout a broker may send routes
 // the same topics (protocol.md 2.4 step 2).
 func TestRegisterBrokerBodyFormats(t *testing.T) {
-	b := brokerAMaster
+	b := nstest.BrokerAMaster
 	cases := []struct {
 		name string
 		req  func(t *testing.T) *remoting.Command
 	}{
-		{"json", func(*testing.T) *remoting.Command { return b.registerRequest() }},
+		{"json", func(*testing.T) *remoting.Command { return b.RegisterRequest() }},
 		{"json, version 100", func(*testing.T) *remoting.Command {
-			req := b.registerRequest()
+			req := b.RegisterRequest()
 			req.Version = 100
 			return req
 		}},
 		{"compressed=true", func(t *testing.T) *remoting.Command {
-			req := b.requestWith(b.compressedBody(t))
+			req := b.RequestWith(mustCompressedBody(t, b))
 			req.ExtFields["compressed"] = "true"
 			return req
 		}},
 		// Quirk Q7: Java brokers send compressed=false with a zlib body.
-		{"zlib body with compressed=false", func(t *testing.T) *remoting.Command { return b.requestWith(b.compressedBody(t)) }},
+		{"zlib body with compressed=false", func(t *testing.T) *remoting.Command { return b.RequestWith(mustCompressedBody(t, b)) }},
 		{"old version: bare TopicConfigSerializeWrapper", func(*testing.T) *remoting.Command {
-			w := b.wrapper()
-			req := b.requestWith(route.EncodeTopicConfigSerializeWrapper(nil, &w))
+			w := b.Wrapper()
+			req := b.RequestWith(route.EncodeTopicConfigSerializeWrapper(nil, &w))
 			req.Version = route.VersionV3_0_11 - 1
 			return req
 		}},
@@ -278,10 +279,10 @@ func TestRegisterBrokerBodyFormats(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			s := startServer(t, nil)
-			mustCode(t, invoke(t, s.client, tc.req(t)), remoting.SUCCESS)
-			for topic, queues := range b.topics {
-				data := decodeRoute(t, routeQuery(t, s.client, topic, 479))
-				if len(data.QueueDatas) != 1 || data.QueueDatas[0].WriteQueueNums != queues || data.BrokerDatas[0].BrokerAddrs[0] != b.addr {
+			nstest.MustCode(t, nstest.Invoke(t, s.client, tc.req(t)), remoting.SUCCESS)
+			for topic, queues := range b.Topics {
+				data := nstest.DecodeRoute(t, nstest.RouteQuery(t, s.client, topic, 479))
+				if len(data.QueueDatas) != 1 || data.QueueDatas[0].WriteQueueNums != queues || data.BrokerDatas[0].BrokerAddrs[0] != b.Addr {
 					t.Fatalf("route of %s: %+v", topic, data)
 				}
 			}
@@ -293,12 +294,12 @@ func TestRegisterBrokerBodyFormats(t *testing.T) {
 // extFields object; a slave's carries its live master's addresses.
 func TestRegisterBrokerAnswerAddresses(t *testing.T) {
 	s := startServer(t, nil)
-	master := register(t, s.client, brokerAMaster)
+	master := nstest.Register(t, s.client, nstest.BrokerAMaster)
 	if master.ExtFields == nil || len(master.ExtFields) != 0 {
 		t.Fatalf("master answer ext %v, want {}", master.ExtFields)
 	}
-	slave := register(t, s.client, brokerASlave)
-	want := map[string]string{"masterAddr": brokerAMaster.addr, "haServerAddr": brokerAMaster.haAddr}
+	slave := nstest.Register(t, s.client, nstest.BrokerASlave)
+	want := map[string]string{"masterAddr": nstest.BrokerAMaster.Addr, "haServerAddr": nstest.BrokerAMaster.HAAddr}
 	if !maps.Equal(slave.ExtFields, want) {
 		t.Fatalf("slave answer ext %v, want %v", slave.ExtFields, want)
 	}
@@ -323,7 +324,7 @@ func TestRegisterBrokerReturnsOrderTopicConfig(t *testing.T) {
 			if tc.putOrder {
 				putKV(t, s, kvconfig.OrderTopicConfigNamespace, "TopicA", "broker-a:4")
 			}
-			resp := register(t, s.client, brokerAMaster)
+			resp := nstest.Register(t, s.client, nstest.BrokerAMaster)
 			if !tc.wantBody {
 				if len(resp.Body) != 0 {
 					t.Fatalf("body %q, want none", resp.Body)
@@ -343,23 +344,23 @@ func TestRegisterBrokerReturnsOrderTopicConfig(t *testing.T) {
 func TestRegisterBrokerUnchangedFastPath(t *testing.T) {
 	s := startServer(t, nil)
 	s.logger.SetLevel(logrus.DebugLevel)
-	register(t, s.client, brokerAMaster)
-	register(t, s.client, brokerAMaster)
+	nstest.Register(t, s.client, nstest.BrokerAMaster)
+	nstest.Register(t, s.client, nstest.BrokerAMaster)
 	if n := countLogged(s.hook, "broker re-registered, unchanged"); n != 1 {
 		t.Fatalf("%d fast-path log lines after an identical re-registration, want 1", n)
 	}
 	if !logged(s.hook, logrus.DebugLevel, "broker re-registered, unchanged") {
 		t.Fatal("the fast-path line is not at debug level")
 	}
-	if data := decodeRoute(t, routeQuery(t, s.client, "TopicA", 479)); data.QueueDatas[0].WriteQueueNums != 4 {
+	if data := nstest.DecodeRoute(t, nstest.RouteQuery(t, s.client, "TopicA", 479)); data.QueueDatas[0].WriteQueueNums != 4 {
 		t.Fatalf("route after the fast path: %+v", data)
 	}
 
-	mustCode(t, s.call(t, remoting.DELETE_TOPIC_IN_NAMESRV, map[string]string{"topic": "TopicA"}, nil), remoting.SUCCESS)
+	nstest.MustCode(t, s.call(t, remoting.DELETE_TOPIC_IN_NAMESRV, map[string]string{"topic": "TopicA"}, nil), remoting.SUCCESS)
 	if s.topicExists("TopicA") {
 		t.Fatal("TopicA still routed after DELETE_TOPIC_IN_NAMESRV")
 	}
-	register(t, s.client, brokerAMaster)
+	nstest.Register(t, s.client, nstest.BrokerAMaster)
 	if !s.topicExists("TopicA") {
 		t.Fatal("the same body registered after DELETE_TOPIC_IN_NAMESRV did not bring TopicA back")
 	}
@@ -375,32 +376,32 @@ func TestRegisterBrokerNewVersionSameTableSkipsDecoding(t *testing.T) {
 	s := startServer(t, nil)
 	s.logger.SetLevel(logrus.DebugLevel)
 	// a broker's mapping data version moves only with its static mappings
-	registerKeepingMappingVersion := func(b fakeBroker) {
+	registerKeepingMappingVersion := func(b nstest.Broker) {
 		t.Helper()
 		body := route.EncodeRegisterBrokerBody(nil, &route.RegisterBrokerBody{
-			TopicConfigSerializeWrapper: b.wrapper(), FilterServerList: []string{}}, brokerAMaster.version)
-		mustCode(t, invoke(t, s.client, b.requestWith(body)), remoting.SUCCESS)
+			TopicConfigSerializeWrapper: b.Wrapper(), FilterServerList: []string{}}, nstest.BrokerAMaster.Version)
+		nstest.MustCode(t, nstest.Invoke(t, s.client, b.RequestWith(body)), remoting.SUCCESS)
 	}
-	registerKeepingMappingVersion(brokerAMaster)
-	next := brokerAMaster
-	next.version.Counter++
+	registerKeepingMappingVersion(nstest.BrokerAMaster)
+	next := nstest.BrokerAMaster
+	next.Version.Counter++
 	registerKeepingMappingVersion(next)
 	if n := countLogged(s.hook, "broker re-registered, unchanged"); n != 1 {
 		t.Fatalf("%d fast-path log lines after a new version of the same table, want 1", n)
 	}
-	query := remoting.NewRequest(remoting.QUERY_DATA_VERSION, map[string]string{"brokerName": next.name,
-		"brokerAddr": next.addr, "clusterName": next.cluster, "brokerId": "0"}, route.EncodeDataVersion(nil, next.version))
-	if resp := invoke(t, s.client, query); resp.ExtFields["changed"] != "false" {
+	query := remoting.NewRequest(remoting.QUERY_DATA_VERSION, map[string]string{"brokerName": next.Name,
+		"brokerAddr": next.Addr, "clusterName": next.Cluster, "brokerId": "0"}, route.EncodeDataVersion(nil, next.Version))
+	if resp := nstest.Invoke(t, s.client, query); resp.ExtFields["changed"] != "false" {
 		t.Fatalf("QUERY_DATA_VERSION after the skip: %+v, want the new version stored", resp.ExtFields)
 	}
 
-	mustCode(t, s.call(t, remoting.WIPE_WRITE_PERM_OF_BROKER, map[string]string{"brokerName": next.name}, nil), remoting.SUCCESS)
-	next.version.Counter++
+	nstest.MustCode(t, s.call(t, remoting.WIPE_WRITE_PERM_OF_BROKER, map[string]string{"brokerName": next.Name}, nil), remoting.SUCCESS)
+	next.Version.Counter++
 	registerKeepingMappingVersion(next)
 	if n := countLogged(s.hook, "broker registered"); n != 2 {
 		t.Fatalf("%d full registrations logged, want 2 (the first and the one after the perm change)", n)
 	}
-	if data := decodeRoute(t, routeQuery(t, s.client, "TopicA", 479)); data.QueueDatas[0].Perm&route.PermWrite == 0 {
+	if data := nstest.DecodeRoute(t, nstest.RouteQuery(t, s.client, "TopicA", 479)); data.QueueDatas[0].Perm&route.PermWrite == 0 {
 		t.Fatalf("write perm not restored by the new version: %+v", data.QueueDatas[0])
 	}
 }

@@ -6,6 +6,7 @@ import (
 
 	"github.com/sirupsen/logrus"
 
+	"github.com/gonamesrv/gonamesrv/internal/nstest"
 	"github.com/gonamesrv/gonamesrv/remoting"
 )
 
@@ -30,7 +31,7 @@ func TestProcessRequest_UpdateConfigPath(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.body, func(t *testing.T) {
 			resp := updateConfig(t, s, tc.body)
-			mustCode(t, resp, tc.wantCode)
+			nstest.MustCode(t, resp, tc.wantCode)
 			if tc.wantCode == remoting.NO_PERMISSION && !strings.Contains(resp.Remark, "Can not update config in black list.") {
 				t.Fatalf("remark %q", resp.Remark)
 			}
@@ -45,19 +46,19 @@ func TestProcessRequest_UpdateConfigPath(t *testing.T) {
 // setting that is kept; the answer is 0.
 func TestUpdateConfig(t *testing.T) {
 	s := startServer(t, nil)
-	mustCode(t, updateConfig(t, s, "{key=value}"), remoting.SUCCESS)
-	mustCode(t, s.call(t, remoting.UPDATE_NAMESRV_CONFIG, nil, nil), remoting.SUCCESS)
+	nstest.MustCode(t, updateConfig(t, s, "{key=value}"), remoting.SUCCESS)
+	nstest.MustCode(t, s.call(t, remoting.UPDATE_NAMESRV_CONFIG, nil, nil), remoting.SUCCESS)
 	mustRefuse(t, updateConfig(t, s, `enableTopicList=\u12`), "string2Properties error")
 }
 
 func TestGetConfig(t *testing.T) {
 	s := startServer(t, nil)
 	resp := s.call(t, remoting.GET_NAMESRV_CONFIG, nil, nil)
-	mustCode(t, resp, remoting.SUCCESS)
+	nstest.MustCode(t, resp, remoting.SUCCESS)
 	if !strings.Contains(string(resp.Body), "\nlistenPort=0\n") || !strings.Contains(string(resp.Body), "\nenableTopicList=true\n") {
 		t.Fatalf("config body %q", resp.Body)
 	}
-	mustCode(t, updateConfig(t, s, "enableTopicList=false"), remoting.SUCCESS)
+	nstest.MustCode(t, updateConfig(t, s, "enableTopicList=false"), remoting.SUCCESS)
 	if after := s.call(t, remoting.GET_NAMESRV_CONFIG, nil, nil); !strings.Contains(string(after.Body), "\nenableTopicList=false\n") {
 		t.Fatalf("config body after the update %q", after.Body)
 	}
@@ -80,19 +81,19 @@ func TestUpdateConfigTopicListSwitches(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(remoting.RequestCodeName(tc.code), func(t *testing.T) {
-			mustCode(t, s.call(t, tc.code, tc.ext, nil), remoting.SUCCESS)
-			mustCode(t, updateConfig(t, s, tc.switchKey+"=false"), remoting.SUCCESS)
+			nstest.MustCode(t, s.call(t, tc.code, tc.ext, nil), remoting.SUCCESS)
+			nstest.MustCode(t, updateConfig(t, s, tc.switchKey+"=false"), remoting.SUCCESS)
 			disabled := s.call(t, tc.code, tc.ext, nil)
 			if disabled.Code != remoting.SYSTEM_ERROR || disabled.Remark != "disable" {
 				t.Fatalf("with %s=false: code %d remark %q, want 1 disable", tc.switchKey, disabled.Code, disabled.Remark)
 			}
-			mustCode(t, updateConfig(t, s, tc.switchKey+"=true"), remoting.SUCCESS)
-			mustCode(t, s.call(t, tc.code, tc.ext, nil), remoting.SUCCESS)
+			nstest.MustCode(t, updateConfig(t, s, tc.switchKey+"=true"), remoting.SUCCESS)
+			nstest.MustCode(t, s.call(t, tc.code, tc.ext, nil), remoting.SUCCESS)
 		})
 	}
 	// The system topic list is not gated (protocol.md 2.14).
-	mustCode(t, updateConfig(t, s, "enableTopicList=false\nenableAllTopicList=false"), remoting.SUCCESS)
-	mustCode(t, s.call(t, remoting.GET_SYSTEM_TOPIC_LIST_FROM_NS, nil, nil), remoting.SUCCESS)
+	nstest.MustCode(t, updateConfig(t, s, "enableTopicList=false\nenableAllTopicList=false"), remoting.SUCCESS)
+	nstest.MustCode(t, s.call(t, remoting.GET_SYSTEM_TOPIC_LIST_FROM_NS, nil, nil), remoting.SUCCESS)
 }
 
 // TestUpdateConfigLogLevel: logLevel is applied to the running logger.
@@ -101,7 +102,7 @@ func TestUpdateConfigLogLevel(t *testing.T) {
 	if s.logger.GetLevel() != logrus.InfoLevel {
 		t.Fatalf("start level %s, want info", s.logger.GetLevel())
 	}
-	mustCode(t, updateConfig(t, s, "logLevel=debug"), remoting.SUCCESS)
+	nstest.MustCode(t, updateConfig(t, s, "logLevel=debug"), remoting.SUCCESS)
 	if s.logger.GetLevel() != logrus.DebugLevel {
 		t.Fatalf("level %s after logLevel=debug, want debug", s.logger.GetLevel())
 	}

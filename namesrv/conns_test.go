@@ -4,6 +4,7 @@ import (
 	"math"
 	"testing"
 
+	"github.com/gonamesrv/gonamesrv/internal/nstest"
 	"github.com/gonamesrv/gonamesrv/remoting"
 	"github.com/gonamesrv/gonamesrv/route"
 )
@@ -21,9 +22,9 @@ func acceptedConn(t *testing.T) (*remoting.Conn, *rawConn) {
 	if err := server.Start(); err != nil {
 		t.Fatalf("start: %v", err)
 	}
-	t.Cleanup(func() { _ = server.Shutdown(testContext(t)) })
+	t.Cleanup(func() { _ = server.Shutdown(nstest.Context(t)) })
 	client := dialRaw(t, server.Addr().String())
-	mustCode(t, client.invoke(remoting.NewRequest(remoting.GET_BROKER_CLUSTER_INFO, nil, nil), 1), remoting.SUCCESS)
+	nstest.MustCode(t, client.invoke(remoting.NewRequest(remoting.GET_BROKER_CLUSTER_INFO, nil, nil), 1), remoting.SUCCESS)
 	return <-accepted, client
 }
 
@@ -47,7 +48,7 @@ func TestBrokerConns(t *testing.T) {
 			conns.close(route.ConnID(conn.ID()))
 			if !tc.wantClosed {
 				// Still open: it answers.
-				mustCode(t, client.invoke(remoting.NewRequest(remoting.GET_BROKER_CLUSTER_INFO, nil, nil), 2), remoting.SUCCESS)
+				nstest.MustCode(t, client.invoke(remoting.NewRequest(remoting.GET_BROKER_CLUSTER_INFO, nil, nil), 2), remoting.SUCCESS)
 				return
 			}
 			if frame, err := client.read(); !closedByPeer(err) {

@@ -4,6 +4,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/gonamesrv/gonamesrv/internal/nstest"
 	"github.com/gonamesrv/gonamesrv/remoting"
 )
 
@@ -22,7 +23,7 @@ var protocolCodes = []int32{
 func TestProcessRequest_UnSupportedRequest(t *testing.T) {
 	s := startServer(t, nil)
 	resp := s.call(t, 99999, nil, nil)
-	mustCode(t, resp, remoting.REQUEST_CODE_NOT_SUPPORTED)
+	nstest.MustCode(t, resp, remoting.REQUEST_CODE_NOT_SUPPORTED)
 	if resp.Remark != " request type 99999 not supported" {
 		t.Fatalf("remark %q (quirk Q28: leading space)", resp.Remark)
 	}

@@ -10,6 +10,7 @@ import (
 	"github.com/sirupsen/logrus"
 	logtest "github.com/sirupsen/logrus/hooks/test"
 
+	"github.com/gonamesrv/gonamesrv/internal/nstest"
 	"github.com/gonamesrv/gonamesrv/remoting"
 	"github.com/gonamesrv/gonamesrv/route"
 )
@@ -19,11 +20,11 @@ import (
 // the second stays.
 func TestScanNotActiveBrokers(t *testing.T) {
 	s := startServer(t, nil)
-	expiring := brokerB
-	expiring.timeoutMillis = 60_000
+	expiring := nstest.BrokerB
+	expiring.TimeoutMillis = 60_000
 	conn := dialRaw(t, s.addr())
-	mustCode(t, conn.invoke(expiring.registerRequest(), 1), remoting.SUCCESS)
-	register(t, s.client, brokerAMaster) // default timeout, 120 s
+	nstest.MustCode(t, conn.invoke(expiring.RegisterRequest(), 1), remoting.SUCCESS)
+	nstest.Register(t, s.client, nstest.BrokerAMaster) // default timeout, 120 s
 
 	scanNotActiveBrokers(s.ns.routes, s.ns.brokers, s.ns.notifier, s.ns.log, time.Now().Add(90*time.Second))
 
@@ -40,7 +41,7 @@ func TestScanNotActiveBrokers(t *testing.T) {
 		t.Fatalf("the expired broker's connection: read frame %v, err %v; want it closed by the server", frame, err)
 	}
 	// The client of the broker that stayed still talks on its connection.
-	mustCode(t, s.call(t, remoting.GET_BROKER_CLUSTER_INFO, nil, nil), remoting.SUCCESS)
+	nstest.MustCode(t, s.call(t, remoting.GET_BROKER_CLUSTER_INFO, nil, nil), remoting.SUCCESS)
 }
 
 // TestEvictionJobSurvivesPanic builds the cron job through startEviction on
@@ -55,10 +56,10 @@ func TestEvictionJobSurvivesPanic(t *testing.T) {
 	job := startEviction(routes, nil, n, time.Millisecond, logrus.NewEntry(logger))
 	t.Cleanup(func() { job.stop(context.Background()) })
 
-	for round, b := range []fakeBroker{brokerAMaster, brokerB} {
+	for round, b := range []nstest.Broker{nstest.BrokerAMaster, nstest.BrokerB} {
 		registerDirect(t, routes, b, 1)
-		eventually(t, fmt.Sprintf("run %d expires %s and its panic is logged", round+1, b.name), func() error {
-			if _, ok := routes.PickupTopicRouteData(b.topicNames()[0]); ok {
+		eventually(t, fmt.Sprintf("run %d expires %s and its panic is logged", round+1, b.Name), func() error {
+			if _, ok := routes.PickupTopicRouteData(b.TopicNames()[0]); ok {
 				return errStillThere
 			}
 			if n := countLogged(hook, "panic"); n < round+1 {
@@ -71,28 +72,14 @@ func TestEvictionJobSurvivesPanic(t *testing.T) {
 
 // registerDirect registers b in routes without the wire, with a heartbeat
 // timeout of timeoutMillis.
-func registerDirect(t *testing.T, routes *route.Manager, b fakeBroker, timeoutMillis int64) {
+func registerDirect(t *testing.T, routes *route.Manager, b nstest.Broker, timeoutMillis int64) {
 	t.Helper()
-	body := &route.RegisterBrokerBody{TopicConfigSerializeWrapper: b.wrapper()}
-	_, _, err := routes.RegisterBroker(&route.RegisterBrokerRequest{ClusterName: b.cluster, BrokerAddr: b.addr,
-		BrokerName: b.name, BrokerID: b.id, HeartbeatTimeoutMillis: &timeoutMillis, Body: body, FilterServersGiven: true}, time.Now())
+	body := &route.RegisterBrokerBody{TopicConfigSerializeWrapper: b.Wrapper()}
+	_, _, err := routes.RegisterBroker(&route.RegisterBrokerRequest{ClusterName: b.Cluster, BrokerAddr: b.Addr,
+		BrokerName: b.Name, BrokerID: b.ID, HeartbeatTimeoutMillis: &timeoutMillis, Body: body, FilterServersGiven: true}, time.Now())
 	if err != nil {
-		t.Fatalf("register %s: %v", b.name, err)
+		t.Fatalf("register %s: %v", b.Name, err)
 	}
-}
-
-// topicNames lists the broker's topics that it alone serves in the fixtures
-// (TopicA for broker-a, TopicB for broker-b) first.
-func (b fakeBroker) topicNames() []string {
-	var own, shared []string
-	for topic := range b.topics {
-		if topic == "TopicTest" {
-			shared = append(shared, topic)
-		} else {
-			own = append(own, topic)
-		}
-	}
-	return append(own, shared...)
 }
 
 func TestCronLoggerFields(t *testing.T) {

@@ -4,6 +4,7 @@ import (
 	"maps"
 	"testing"
 
+	"github.com/gonamesrv/gonamesrv/internal/nstest"
 	"github.com/gonamesrv/gonamesrv/remoting"
 )
 
@@ -21,7 +22,7 @@ func TestMissingRequiredField(t *testing.T) {
 	s := startServer(t, nil)
 	// With the worker stopped, a request that got queued stays visible.
 	s.ns.unregister.stop()
-	identity := brokerAMaster.identity()
+	identity := nstest.BrokerAMaster.Identity()
 	heartbeat := map[string]string{"clusterName": "c", "brokerAddr": "a", "brokerName": "b"}
 	cases := []struct {
 		name  string
@@ -60,7 +61,7 @@ func TestMissingRequiredField(t *testing.T) {
 // TestInvalidNumberInHeader: a field that does not parse is named too.
 func TestInvalidNumberInHeader(t *testing.T) {
 	s := startServer(t, nil)
-	req := brokerAMaster.registerRequest()
+	req := nstest.BrokerAMaster.RegisterRequest()
 	req.ExtFields["brokerId"] = "zero"
-	mustRefuse(t, invoke(t, s.client, req), "<brokerId> has an invalid value")
+	mustRefuse(t, nstest.Invoke(t, s.client, req), "<brokerId> has an invalid value")
 }

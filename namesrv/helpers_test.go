@@ -5,11 +5,9 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
-	"hash/crc32"
 	"io"
 	"net"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -17,6 +15,7 @@ import (
 	"github.com/sirupsen/logrus"
 	logtest "github.com/sirupsen/logrus/hooks/test"
 
+	"github.com/gonamesrv/gonamesrv/internal/nstest"
 	"github.com/gonamesrv/gonamesrv/namesrv/config"
 	"github.com/gonamesrv/gonamesrv/remoting"
 	"github.com/gonamesrv/gonamesrv/route"
@@ -51,7 +50,7 @@ func startServer(t *testing.T, configure func(cfg *config.Config)) *testServer {
 			t.Errorf("shutdown: %v", err)
 		}
 	})
-	return &testServer{ns: ns, logger: logger, hook: hook, client: newClient(t, ns.Addr().String())}
+	return &testServer{ns: ns, logger: logger, hook: hook, client: nstest.NewClient(t, ns.Addr().String())}
 }
 
 // testConfig is the Java defaults on 127.0.0.1 port 0, with the KV and
@@ -67,43 +66,10 @@ func testConfig(t *testing.T) *config.Config {
 
 func (s *testServer) addr() string { return s.ns.Addr().String() }
 
-// newClient returns a client on its own TCP connection, closed at test end.
-func newClient(t *testing.T, addr string) *remoting.Client {
-	t.Helper()
-	c := remoting.NewClient(addr, remoting.ClientConfig{})
-	t.Cleanup(func() { _ = c.Close() })
-	return c
-}
-
-// testContext bounds one call; no test waits on the network longer than this.
-func testContext(t *testing.T) context.Context {
-	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	t.Cleanup(cancel)
-	return ctx
-}
-
-// invoke sends one request and fails the test on a transport error.
-func invoke(t *testing.T, c *remoting.Client, req *remoting.Command) *remoting.Command {
-	t.Helper()
-	resp, err := c.Invoke(testContext(t), req)
-	if err != nil {
-		t.Fatalf("invoke %s on %s: %v", remoting.RequestCodeName(req.Code), c.Addr(), err)
-	}
-	return resp
-}
-
-// call is invoke on the server's own client for a request built from its parts.
+// call is nstest.Invoke on the server's own client for a request built from its parts.
 func (s *testServer) call(t *testing.T, code int32, ext map[string]string, body []byte) *remoting.Command {
 	t.Helper()
-	return invoke(t, s.client, remoting.NewRequest(code, ext, body))
-}
-
-func mustCode(t *testing.T, resp *remoting.Command, want int32) {
-	t.Helper()
-	if resp.Code != want {
-		t.Fatalf("code %d remark %q, want code %d", resp.Code, resp.Remark, want)
-	}
+	return nstest.Invoke(t, s.client, remoting.NewRequest(code, ext, body))
 }
 
 // mustRefuse checks a SYSTEM_ERROR answer whose remark contains want.
@@ -114,114 +80,23 @@ func mustRefuse(t *testing.T, resp *remoting.Command, want string) {
 	}
 }
 
-// fakeBroker describes one broker registration as a Java 5.x broker sends it
-// (protocol.md 7.3).
-type fakeBroker struct {
-	cluster, name, addr, haAddr, zone string
-	id                                int64
-	topics                            map[string]int32 // topic -> read and write queue count
-	version                           route.DataVersion
-	timeoutMillis                     int64 // 0: not sent (server default 120 s)
-}
-
-// wrapper is the broker's topic table.
-func (b fakeBroker) wrapper() route.TopicConfigSerializeWrapper {
-	w := route.TopicConfigSerializeWrapper{DataVersion: b.version, TopicConfigTable: map[string]route.TopicConfig{}}
-	for topic, queues := range b.topics {
-		tc := route.NewTopicConfig(topic)
-		tc.ReadQueueNums, tc.WriteQueueNums = queues, queues
-		w.TopicConfigTable[topic] = tc
-	}
-	return w
-}
-
-// body is the RegisterBrokerBody JSON (request version >= 37).
-func (b fakeBroker) body() []byte {
-	return route.EncodeRegisterBrokerBody(nil, &route.RegisterBrokerBody{
-		TopicConfigSerializeWrapper: b.wrapper(), FilterServerList: []string{}}, b.version)
-}
-
-// compressedBody is the binary RegisterBrokerBody layout (protocol.md 3.8).
-func (b fakeBroker) compressedBody(t *testing.T) []byte {
+// mustCompressedBody is b's binary RegisterBrokerBody (protocol.md 3.8); it
+// fails the test when the body cannot be built.
+func mustCompressedBody(t *testing.T, b nstest.Broker) []byte {
 	t.Helper()
-	raw, err := route.EncodeCompressedRegisterBrokerBody(&route.RegisterBrokerBody{
-		TopicConfigSerializeWrapper: b.wrapper(), FilterServerList: []string{}})
+	body, err := b.CompressedBody()
 	if err != nil {
-		t.Fatalf("compress body: %v", err)
+		t.Fatal(err)
 	}
-	return raw
-}
-
-// requestWith builds REGISTER_BROKER around body, with its CRC.
-func (b fakeBroker) requestWith(body []byte) *remoting.Command {
-	ext := map[string]string{
-		"brokerName": b.name, "brokerAddr": b.addr, "clusterName": b.cluster, "haServerAddr": b.haAddr,
-		"brokerId": strconv.FormatInt(b.id, 10), "enableActingMaster": "false", "compressed": "false",
-		"bodyCrc32": strconv.FormatUint(uint64(crc32.ChecksumIEEE(body)&0x7FFFFFFF), 10),
-	}
-	if b.timeoutMillis > 0 {
-		ext["heartbeatTimeoutMillis"] = strconv.FormatInt(b.timeoutMillis, 10)
-	}
-	if b.zone != "" {
-		ext["__ZONE_NAME"] = b.zone
-	}
-	req := remoting.NewRequest(remoting.REGISTER_BROKER, ext, body)
-	req.Language = remoting.JAVA
-	return req
-}
-
-func (b fakeBroker) registerRequest() *remoting.Command { return b.requestWith(b.body()) }
-
-// identity is the header of UNREGISTER_BROKER and QUERY_DATA_VERSION.
-func (b fakeBroker) identity() map[string]string {
-	return map[string]string{"brokerName": b.name, "brokerAddr": b.addr, "clusterName": b.cluster,
-		"brokerId": strconv.FormatInt(b.id, 10)}
-}
-
-func register(t *testing.T, c *remoting.Client, b fakeBroker) *remoting.Command {
-	t.Helper()
-	resp := invoke(t, c, b.registerRequest())
-	mustCode(t, resp, remoting.SUCCESS)
-	return resp
+	return body
 }
 
 // javaDefaultBroker is the broker RequestProcessorTest pre-loads (protocol.md
 // 9.6): id 1234 with acting master given as false is the prime slave of its
 // group, so its topics are routed.
-var javaDefaultBroker = fakeBroker{cluster: "default-cluster", name: "default-broker", addr: "127.0.0.1:10911",
-	haAddr: "127.0.0.1:10912", id: 1234, topics: map[string]int32{"unit-test0": 8, "unit-test1": 8},
-	version: route.DataVersion{Counter: 10, Timestamp: 100}}
-
-var (
-	brokerAMaster = fakeBroker{cluster: "DefaultCluster", name: "broker-a", addr: "127.0.0.1:10911", haAddr: "127.0.0.1:10912",
-		id: 0, topics: map[string]int32{"TopicTest": 8, "TopicA": 4}, version: route.DataVersion{Counter: 1, Timestamp: 1700000000000}}
-	brokerASlave = fakeBroker{cluster: "DefaultCluster", name: "broker-a", addr: "127.0.0.1:10921", haAddr: "127.0.0.1:10922",
-		id: 1, topics: map[string]int32{"TopicTest": 8, "TopicA": 4}, version: route.DataVersion{Counter: 1, Timestamp: 1700000000000}}
-	brokerB = fakeBroker{cluster: "DefaultCluster", name: "broker-b", addr: "127.0.0.1:10931", haAddr: "127.0.0.1:10932",
-		id: 0, topics: map[string]int32{"TopicTest": 4, "TopicB": 2}, version: route.DataVersion{Counter: 1, Timestamp: 1700000001000}}
-)
-
-// routeQuery asks for a topic's route as a client of the given version.
-func routeQuery(t *testing.T, c *remoting.Client, topic string, version int32, ext ...string) *remoting.Command {
-	t.Helper()
-	fields := map[string]string{"topic": topic}
-	for i := 0; i+1 < len(ext); i += 2 {
-		fields[ext[i]] = ext[i+1]
-	}
-	req := remoting.NewRequest(remoting.GET_ROUTEINFO_BY_TOPIC, fields, nil)
-	req.Version = version
-	return invoke(t, c, req)
-}
-
-func decodeRoute(t *testing.T, resp *remoting.Command) *route.TopicRouteData {
-	t.Helper()
-	mustCode(t, resp, remoting.SUCCESS)
-	data, err := route.DecodeTopicRouteData(resp.Body)
-	if err != nil {
-		t.Fatalf("decode route %q: %v", resp.Body, err)
-	}
-	return data
-}
+var javaDefaultBroker = nstest.Broker{Cluster: "default-cluster", Name: "default-broker", Addr: "127.0.0.1:10911",
+	HAAddr: "127.0.0.1:10912", ID: 1234, Topics: map[string]int32{"unit-test0": 8, "unit-test1": 8},
+	Version: route.DataVersion{Counter: 10, Timestamp: 100}}
 
 // routeBrokerNames lists the broker names of a route's broker datas and queue datas.
 func routeBrokerNames(data *route.TopicRouteData) (brokers, queues []string) {

@@ -3,6 +3,7 @@ package namesrv
 import (
 	"testing"
 
+	"github.com/gonamesrv/gonamesrv/internal/nstest"
 	"github.com/gonamesrv/gonamesrv/remoting"
 	"github.com/gonamesrv/gonamesrv/route"
 )
@@ -16,13 +17,13 @@ func putKV(t *testing.T, s *testServer, namespace, key, value string) {
 	ext := kvHeader(namespace, key)
 	ext["value"] = value
 	resp := s.call(t, remoting.PUT_KV_CONFIG, ext, nil)
-	mustCode(t, resp, remoting.SUCCESS)
+	nstest.MustCode(t, resp, remoting.SUCCESS)
 }
 
 func TestProcessRequest_PutKVConfig(t *testing.T) {
 	s := startServer(t, nil)
 	resp := s.call(t, remoting.PUT_KV_CONFIG, map[string]string{"namespace": "namespace", "key": "key", "value": "value"}, nil)
-	mustCode(t, resp, remoting.SUCCESS)
+	nstest.MustCode(t, resp, remoting.SUCCESS)
 	if resp.Remark != "" {
 		t.Fatalf("remark %q, want none", resp.Remark)
 	}
@@ -35,7 +36,7 @@ func TestProcessRequest_GetKVConfigReturnNotNull(t *testing.T) {
 	s := startServer(t, nil)
 	putKV(t, s, "namespace", "key", "value")
 	resp := s.call(t, remoting.GET_KV_CONFIG, kvHeader("namespace", "key"), nil)
-	mustCode(t, resp, remoting.SUCCESS)
+	nstest.MustCode(t, resp, remoting.SUCCESS)
 	if resp.Remark != "" || resp.ExtFields["value"] != "value" {
 		t.Fatalf("remark %q ext %v, want no remark and value=value", resp.Remark, resp.ExtFields)
 	}
@@ -44,7 +45,7 @@ func TestProcessRequest_GetKVConfigReturnNotNull(t *testing.T) {
 func TestProcessRequest_GetKVConfigReturnNull(t *testing.T) {
 	s := startServer(t, nil)
 	resp := s.call(t, remoting.GET_KV_CONFIG, kvHeader("namespace", "key"), nil)
-	mustCode(t, resp, remoting.QUERY_NOT_FOUND)
+	nstest.MustCode(t, resp, remoting.QUERY_NOT_FOUND)
 	if resp.Remark != "No config item, Namespace: namespace Key: key" {
 		t.Fatalf("remark %q", resp.Remark)
 	}
@@ -57,7 +58,7 @@ func TestProcessRequest_DeleteKVConfig(t *testing.T) {
 	s := startServer(t, nil)
 	putKV(t, s, "namespace", "key", "value")
 	resp := s.call(t, remoting.DELETE_KV_CONFIG, kvHeader("namespace", "key"), nil)
-	mustCode(t, resp, remoting.SUCCESS)
+	nstest.MustCode(t, resp, remoting.SUCCESS)
 	if resp.Remark != "" {
 		t.Fatalf("remark %q, want none", resp.Remark)
 	}
@@ -65,28 +66,28 @@ func TestProcessRequest_DeleteKVConfig(t *testing.T) {
 		t.Fatal("value still stored after DELETE_KV_CONFIG")
 	}
 	// Deleting a missing key still answers 0 (protocol.md 2.3).
-	mustCode(t, s.call(t, remoting.DELETE_KV_CONFIG, kvHeader("namespace", "missing"), nil), remoting.SUCCESS)
+	nstest.MustCode(t, s.call(t, remoting.DELETE_KV_CONFIG, kvHeader("namespace", "missing"), nil), remoting.SUCCESS)
 }
 
 func TestGetKVListByNamespace(t *testing.T) {
 	s := startServer(t, nil)
 	ns := map[string]string{"namespace": "namespace"}
 	missing := s.call(t, remoting.GET_KVLIST_BY_NAMESPACE, ns, nil)
-	mustCode(t, missing, remoting.QUERY_NOT_FOUND)
+	nstest.MustCode(t, missing, remoting.QUERY_NOT_FOUND)
 	if missing.Remark != "No config item, Namespace: namespace" {
 		t.Fatalf("remark %q", missing.Remark)
 	}
 	putKV(t, s, "namespace", "key", "value")
 	found := s.call(t, remoting.GET_KVLIST_BY_NAMESPACE, ns, nil)
-	mustCode(t, found, remoting.SUCCESS)
+	nstest.MustCode(t, found, remoting.SUCCESS)
 	table, err := route.DecodeKVTable(found.Body)
 	if err != nil || len(table.Table) != 1 || table.Table["key"] != "value" {
 		t.Fatalf("kv list %q (%v), want {key: value}", found.Body, err)
 	}
 	// An emptied namespace stays visible with an empty table (quirk Q21).
-	mustCode(t, s.call(t, remoting.DELETE_KV_CONFIG, kvHeader("namespace", "key"), nil), remoting.SUCCESS)
+	nstest.MustCode(t, s.call(t, remoting.DELETE_KV_CONFIG, kvHeader("namespace", "key"), nil), remoting.SUCCESS)
 	empty := s.call(t, remoting.GET_KVLIST_BY_NAMESPACE, ns, nil)
-	mustCode(t, empty, remoting.SUCCESS)
+	nstest.MustCode(t, empty, remoting.SUCCESS)
 	if table, err := route.DecodeKVTable(empty.Body); err != nil || len(table.Table) != 0 {
 		t.Fatalf("emptied namespace %q (%v), want an empty table", empty.Body, err)
 	}

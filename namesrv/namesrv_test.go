@@ -12,6 +12,7 @@ import (
 	"github.com/sirupsen/logrus"
 	logtest "github.com/sirupsen/logrus/hooks/test"
 
+	"github.com/gonamesrv/gonamesrv/internal/nstest"
 	"github.com/gonamesrv/gonamesrv/namesrv/config"
 	"github.com/gonamesrv/gonamesrv/remoting"
 	"github.com/gonamesrv/gonamesrv/route"
@@ -85,8 +86,8 @@ func TestShutdownAnswersRequestInFlight(t *testing.T) {
 		<-release
 		return success(req)
 	}, remoting.Slow())
-	probe := newClient(t, s.addr())
-	mustCode(t, invoke(t, probe, remoting.NewRequest(remoting.GET_BROKER_CLUSTER_INFO, nil, nil)), remoting.SUCCESS)
+	probe := nstest.NewClient(t, s.addr())
+	nstest.MustCode(t, nstest.Invoke(t, probe, remoting.NewRequest(remoting.GET_BROKER_CLUSTER_INFO, nil, nil)), remoting.SUCCESS)
 
 	answered := make(chan error, 1)
 	go func() {
@@ -102,7 +103,7 @@ func TestShutdownAnswersRequestInFlight(t *testing.T) {
 	go func() { stopped <- s.ns.Shutdown(context.Background()) }()
 	// Shutdown has begun once the worker pool refuses new work.
 	eventually(t, "the server refusing new slow requests", func() error {
-		resp := invoke(t, probe, remoting.NewRequest(remoting.DELETE_KV_CONFIG, kvHeader("ns", "k"), nil))
+		resp := nstest.Invoke(t, probe, remoting.NewRequest(remoting.DELETE_KV_CONFIG, kvHeader("ns", "k"), nil))
 		if resp.Code != remoting.SYSTEM_BUSY {
 			return fmt.Errorf("code %d", resp.Code)
 		}

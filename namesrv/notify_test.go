@@ -9,6 +9,7 @@ import (
 	"github.com/sirupsen/logrus"
 	logtest "github.com/sirupsen/logrus/hooks/test"
 
+	"github.com/gonamesrv/gonamesrv/internal/nstest"
 	"github.com/gonamesrv/gonamesrv/namesrv/config"
 	"github.com/gonamesrv/gonamesrv/remoting"
 	"github.com/gonamesrv/gonamesrv/route"
@@ -27,7 +28,7 @@ func listenAsBroker(t *testing.T) (addr string, received <-chan *remoting.Comman
 	if err := server.Start(); err != nil {
 		t.Fatalf("start broker listener: %v", err)
 	}
-	t.Cleanup(func() { _ = server.Shutdown(testContext(t)) })
+	t.Cleanup(func() { _ = server.Shutdown(nstest.Context(t)) })
 	return server.Addr().String(), got
 }
 
@@ -117,12 +118,12 @@ func TestNotifierSendFailureLogged(t *testing.T) {
 func TestRegistrationNotifiesSlave(t *testing.T) {
 	addr, received := listenAsBroker(t)
 	s := startServer(t, func(cfg *config.Config) { cfg.NotifyMinBrokerIdChanged = true })
-	slave := brokerASlave
-	slave.addr = addr
-	register(t, s.client, slave)
-	register(t, newClient(t, s.addr()), brokerAMaster)
+	slave := nstest.BrokerASlave
+	slave.Addr = addr
+	nstest.Register(t, s.client, slave)
+	nstest.Register(t, nstest.NewClient(t, s.addr()), nstest.BrokerAMaster)
 	req := next(t, received)
-	want := map[string]string{"minBrokerId": "0", "minBrokerAddr": brokerAMaster.addr, "haBrokerAddr": brokerAMaster.haAddr}
+	want := map[string]string{"minBrokerId": "0", "minBrokerAddr": nstest.BrokerAMaster.Addr, "haBrokerAddr": nstest.BrokerAMaster.HAAddr}
 	if !req.IsOneway() || !maps.Equal(req.ExtFields, want) {
 		t.Fatalf("one-way %v ext %v, want %v", req.IsOneway(), req.ExtFields, want)
 	}

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gonamesrv/gonamesrv/internal/nstest"
 	"github.com/gonamesrv/gonamesrv/namesrv/config"
 	"github.com/gonamesrv/gonamesrv/namesrv/kvconfig"
 	"github.com/gonamesrv/gonamesrv/remoting"
@@ -16,18 +17,18 @@ import (
 func startJavaFixture(t *testing.T, configure func(cfg *config.Config)) *testServer {
 	t.Helper()
 	s := startServer(t, configure)
-	register(t, s.client, javaDefaultBroker)
+	nstest.Register(t, s.client, javaDefaultBroker)
 	return s
 }
 
 func TestGetRouteInfoByTopic(t *testing.T) {
 	s := startJavaFixture(t, nil)
-	data := decodeRoute(t, routeQuery(t, s.client, "unit-test0", remoting.CurrentVersion))
-	if len(data.BrokerDatas) != 1 || data.BrokerDatas[0].BrokerAddrs[1234] != javaDefaultBroker.addr {
+	data := nstest.DecodeRoute(t, nstest.RouteQuery(t, s.client, "unit-test0", remoting.CurrentVersion))
+	if len(data.BrokerDatas) != 1 || data.BrokerDatas[0].BrokerAddrs[1234] != javaDefaultBroker.Addr {
 		t.Fatalf("route of unit-test0: %+v", data.BrokerDatas)
 	}
-	missing := routeQuery(t, s.client, "test", remoting.CurrentVersion)
-	mustCode(t, missing, remoting.TOPIC_NOT_EXIST)
+	missing := nstest.RouteQuery(t, s.client, "test", remoting.CurrentVersion)
+	nstest.MustCode(t, missing, remoting.TOPIC_NOT_EXIST)
 	if want := "No topic route info in name server for the topic: test" + faqURL; missing.Remark != want {
 		t.Fatalf("remark %q, want %q", missing.Remark, want)
 	}
@@ -37,7 +38,7 @@ func TestGetRouteInfoByTopic(t *testing.T) {
 // version >= 401 or acceptStandardJsonOnly, fastjson's bare keys below.
 func TestRouteEncodingByVersion(t *testing.T) {
 	s := startServer(t, nil)
-	register(t, s.client, brokerAMaster)
+	nstest.Register(t, s.client, nstest.BrokerAMaster)
 	cases := []struct {
 		name    string
 		version int32
@@ -50,8 +51,8 @@ func TestRouteEncodingByVersion(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			resp := routeQuery(t, s.client, "TopicA", tc.version, tc.ext...)
-			mustCode(t, resp, remoting.SUCCESS)
+			resp := nstest.RouteQuery(t, s.client, "TopicA", tc.version, tc.ext...)
+			nstest.MustCode(t, resp, remoting.SUCCESS)
 			if !strings.Contains(string(resp.Body), tc.want) {
 				t.Fatalf("body %s, want it to contain %s", resp.Body, tc.want)
 			}
@@ -79,7 +80,7 @@ func TestNamesrvReadiness(t *testing.T) {
 			s := startJavaFixture(t, func(cfg *config.Config) {
 				cfg.NeedWaitForService, cfg.WaitSecondsForService = tc.needWait, tc.waitSecond
 			})
-			resp := routeQuery(t, s.client, "unit-test0", remoting.CurrentVersion)
+			resp := nstest.RouteQuery(t, s.client, "unit-test0", remoting.CurrentVersion)
 			if resp.Code != tc.wantCode || resp.Remark != tc.wantRemark {
 				t.Fatalf("code %d remark %q, want %d %q", resp.Code, resp.Remark, tc.wantCode, tc.wantRemark)
 			}
@@ -90,13 +91,13 @@ func TestNamesrvReadiness(t *testing.T) {
 // TestZoneFilter covers ZoneRouteRPCHookTest and ZoneRouteRPCHookMoreTest
 // (protocol.md 9.8, 9.9) over the wire.
 func TestZoneFilter(t *testing.T) {
-	zone1 := fakeBroker{cluster: "c", name: "broker-z1", addr: "127.0.0.1:11001", haAddr: "127.0.0.1:11002", zone: "zone1",
-		topics: map[string]int32{"ZoneTopic": 4, "Other": 1}, version: route.DataVersion{Counter: 1, Timestamp: 1}}
-	zone2 := fakeBroker{cluster: "c", name: "broker-z2", addr: "127.0.0.1:12001", haAddr: "127.0.0.1:12002", zone: "zone2",
-		topics: map[string]int32{"ZoneTopic": 4, "Other": 1}, version: route.DataVersion{Counter: 1, Timestamp: 1}}
+	zone1 := nstest.Broker{Cluster: "c", Name: "broker-z1", Addr: "127.0.0.1:11001", HAAddr: "127.0.0.1:11002", Zone: "zone1",
+		Topics: map[string]int32{"ZoneTopic": 4, "Other": 1}, Version: route.DataVersion{Counter: 1, Timestamp: 1}}
+	zone2 := nstest.Broker{Cluster: "c", Name: "broker-z2", Addr: "127.0.0.1:12001", HAAddr: "127.0.0.1:12002", Zone: "zone2",
+		Topics: map[string]int32{"ZoneTopic": 4, "Other": 1}, Version: route.DataVersion{Counter: 1, Timestamp: 1}}
 	s := startServer(t, nil)
-	register(t, s.client, zone1)
-	register(t, s.client, zone2)
+	nstest.Register(t, s.client, zone1)
+	nstest.Register(t, s.client, zone2)
 
 	cases := []struct {
 		name      string
@@ -113,8 +114,8 @@ func TestZoneFilter(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			resp := routeQuery(t, s.client, "ZoneTopic", 479, tc.ext...)
-			brokers, queues := routeBrokerNames(decodeRoute(t, resp))
+			resp := nstest.RouteQuery(t, s.client, "ZoneTopic", 479, tc.ext...)
+			brokers, queues := routeBrokerNames(nstest.DecodeRoute(t, resp))
 			slices.Sort(brokers)
 			slices.Sort(queues)
 			if !slices.Equal(brokers, tc.want) || !slices.Equal(queues, tc.want) {
@@ -143,14 +144,14 @@ func TestOrderTopicConfInRoute(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run("orderMessageEnable="+tc.enable, func(t *testing.T) {
-			mustCode(t, s.call(t, remoting.UPDATE_NAMESRV_CONFIG, nil, []byte("orderMessageEnable="+tc.enable+"\n")), remoting.SUCCESS)
+			nstest.MustCode(t, s.call(t, remoting.UPDATE_NAMESRV_CONFIG, nil, []byte("orderMessageEnable="+tc.enable+"\n")), remoting.SUCCESS)
 			for _, version := range []int32{317, 479} {
-				if got := decodeRoute(t, routeQuery(t, s.client, "unit-test0", version)).OrderTopicConf; got != tc.want {
+				if got := nstest.DecodeRoute(t, nstest.RouteQuery(t, s.client, "unit-test0", version)).OrderTopicConf; got != tc.want {
 					t.Fatalf("version %d: orderTopicConf %q, want %q", version, got, tc.want)
 				}
 			}
-			zoned := routeQuery(t, s.client, "unit-test0", 479, "__ZONE_MODE", "true", "__ZONE_NAME", "z")
-			if got := decodeRoute(t, zoned).OrderTopicConf; got != tc.want {
+			zoned := nstest.RouteQuery(t, s.client, "unit-test0", 479, "__ZONE_MODE", "true", "__ZONE_NAME", "z")
+			if got := nstest.DecodeRoute(t, zoned).OrderTopicConf; got != tc.want {
 				t.Fatalf("zone-filtered route: orderTopicConf %q, want %q", got, tc.want)
 			}
 		})
@@ -160,7 +161,7 @@ func TestOrderTopicConfInRoute(t *testing.T) {
 func TestGetBrokerClusterInfo(t *testing.T) {
 	s := startJavaFixture(t, nil)
 	resp := s.call(t, remoting.GET_BROKER_CLUSTER_INFO, nil, nil)
-	mustCode(t, resp, remoting.SUCCESS)
+	nstest.MustCode(t, resp, remoting.SUCCESS)
 	info, err := route.DecodeClusterInfo(resp.Body)
 	if err != nil {
 		t.Fatalf("decode %q: %v", resp.Body, err)
@@ -168,7 +169,7 @@ func TestGetBrokerClusterInfo(t *testing.T) {
 	if got := info.ClusterAddrTable["default-cluster"]; len(got) != 1 || got[0] != "default-broker" {
 		t.Fatalf("clusterAddrTable %v", info.ClusterAddrTable)
 	}
-	if addr := info.BrokerAddrTable["default-broker"].BrokerAddrs[1234]; addr != javaDefaultBroker.addr {
+	if addr := info.BrokerAddrTable["default-broker"].BrokerAddrs[1234]; addr != javaDefaultBroker.Addr {
 		t.Fatalf("brokerAddrTable %v", info.BrokerAddrTable)
 	}
 	// Always plain, whatever the client version (quirk Q2).
@@ -198,7 +199,7 @@ func TestTopicLists(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			resp := s.call(t, tc.code, tc.ext, nil)
-			mustCode(t, resp, remoting.SUCCESS)
+			nstest.MustCode(t, resp, remoting.SUCCESS)
 			list, err := route.DecodeTopicList(resp.Body)
 			if err != nil {
 				t.Fatalf("decode %q: %v", resp.Body, err)
@@ -214,7 +215,7 @@ func TestTopicLists(t *testing.T) {
 func TestGetBrokerMemberGroup(t *testing.T) {
 	s := startJavaFixture(t, nil)
 	resp := s.call(t, remoting.GET_BROKER_MEMBER_GROUP, map[string]string{"clusterName": "any", "brokerName": "default-broker"}, nil)
-	mustCode(t, resp, remoting.SUCCESS)
+	nstest.MustCode(t, resp, remoting.SUCCESS)
 	if resp.Remark != "not set any response code" {
 		t.Fatalf("remark %q, want Java's leftover remark (quirk Q5)", resp.Remark)
 	}
@@ -223,7 +224,7 @@ func TestGetBrokerMemberGroup(t *testing.T) {
 		t.Fatalf("decode %q: %v", resp.Body, err)
 	}
 	group := body.BrokerMemberGroup
-	if group.Cluster != "any" || group.BrokerName != "default-broker" || group.BrokerAddrs[1234] != javaDefaultBroker.addr {
+	if group.Cluster != "any" || group.BrokerName != "default-broker" || group.BrokerAddrs[1234] != javaDefaultBroker.Addr {
 		t.Fatalf("member group %+v", group)
 	}
 }

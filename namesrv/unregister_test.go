@@ -7,6 +7,7 @@ import (
 	"github.com/sirupsen/logrus"
 	logtest "github.com/sirupsen/logrus/hooks/test"
 
+	"github.com/gonamesrv/gonamesrv/internal/nstest"
 	"github.com/gonamesrv/gonamesrv/namesrv/config"
 	"github.com/gonamesrv/gonamesrv/remoting"
 	"github.com/gonamesrv/gonamesrv/route"
@@ -19,8 +20,8 @@ func idleWorker(s *testServer, capacity int) *unregisterWorker {
 	return newUnregisterWorker(s.ns.routes, capacity, s.ns.notifier, s.ns.brokers, s.ns.log.WithField("component", "unregister"))
 }
 
-func unregisterRequest(b fakeBroker, generation uint64) route.UnregisterRequest {
-	return route.UnregisterRequest{ClusterName: b.cluster, BrokerAddr: b.addr, BrokerName: b.name, BrokerID: b.id, Generation: generation}
+func unregisterRequest(b nstest.Broker, generation uint64) route.UnregisterRequest {
+	return route.UnregisterRequest{ClusterName: b.Cluster, BrokerAddr: b.Addr, BrokerName: b.Name, BrokerID: b.ID, Generation: generation}
 }
 
 func TestUnregisterQueueBound(t *testing.T) {
@@ -38,11 +39,11 @@ func TestUnregisterQueueBound(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			w := newUnregisterWorker(route.NewManager(route.Config{}), tc.capacity, nil, newBrokerConns(), logrus.NewEntry(logger))
 			for i := range tc.accepted {
-				if !w.submit(unregisterRequest(brokerAMaster, 0)) {
+				if !w.submit(unregisterRequest(nstest.BrokerAMaster, 0)) {
 					t.Fatalf("request %d of %d refused", i+1, tc.accepted)
 				}
 			}
-			if w.submit(unregisterRequest(brokerAMaster, 0)) {
+			if w.submit(unregisterRequest(nstest.BrokerAMaster, 0)) {
 				t.Fatalf("request %d accepted beyond the capacity", tc.accepted+1)
 			}
 		})
@@ -55,8 +56,8 @@ func TestUnregisterQueueBound(t *testing.T) {
 func TestUnregisterQueueFullAnswer(t *testing.T) {
 	s := startServer(t, func(cfg *config.Config) { cfg.UnRegisterBrokerQueueCapacity = 1 })
 	s.ns.unregister.stop()
-	mustCode(t, s.call(t, remoting.UNREGISTER_BROKER, brokerAMaster.identity(), nil), remoting.SUCCESS)
-	full := s.call(t, remoting.UNREGISTER_BROKER, brokerB.identity(), nil)
+	nstest.MustCode(t, s.call(t, remoting.UNREGISTER_BROKER, nstest.BrokerAMaster.Identity(), nil), remoting.SUCCESS)
+	full := s.call(t, remoting.UNREGISTER_BROKER, nstest.BrokerB.Identity(), nil)
 	if full.Code != remoting.SYSTEM_ERROR || full.Remark != "" {
 		t.Fatalf("code %d remark %q, want 1 without remark", full.Code, full.Remark)
 	}
@@ -67,7 +68,7 @@ func TestUnregisterQueueFullAnswer(t *testing.T) {
 
 func TestUnregisterMissingBrokerID(t *testing.T) {
 	s := startServer(t, nil)
-	ext := brokerAMaster.identity()
+	ext := nstest.BrokerAMaster.Identity()
 	delete(ext, "brokerId")
 	mustRefuse(t, s.call(t, remoting.UNREGISTER_BROKER, ext, nil), "brokerId")
 }
@@ -77,23 +78,23 @@ func TestUnregisterMissingBrokerID(t *testing.T) {
 // (apache/rocketmq#11043); one with the current generation does.
 func TestStaleUnregisterIgnored(t *testing.T) {
 	s := startServer(t, nil)
-	register(t, s.client, brokerAMaster)
-	stale := s.ns.routes.Generation(brokerAMaster.cluster, brokerAMaster.addr)
-	restarted := brokerAMaster
-	restarted.version = route.DataVersion{Counter: 2, Timestamp: brokerAMaster.version.Timestamp + 1}
-	register(t, s.client, restarted)
-	current := s.ns.routes.Generation(brokerAMaster.cluster, brokerAMaster.addr)
+	nstest.Register(t, s.client, nstest.BrokerAMaster)
+	stale := s.ns.routes.Generation(nstest.BrokerAMaster.Cluster, nstest.BrokerAMaster.Addr)
+	restarted := nstest.BrokerAMaster
+	restarted.Version = route.DataVersion{Counter: 2, Timestamp: nstest.BrokerAMaster.Version.Timestamp + 1}
+	nstest.Register(t, s.client, restarted)
+	current := s.ns.routes.Generation(nstest.BrokerAMaster.Cluster, nstest.BrokerAMaster.Addr)
 	if current == stale {
 		t.Fatalf("generation %d unchanged by a registration with a new data version", current)
 	}
 
 	w := idleWorker(s, 0)
-	w.submit(unregisterRequest(brokerAMaster, stale))
+	w.submit(unregisterRequest(nstest.BrokerAMaster, stale))
 	w.applyPending()
 	if !s.topicExists("TopicA") {
 		t.Fatal("a stale unregister removed the broker that registered again")
 	}
-	w.submit(unregisterRequest(brokerAMaster, current))
+	w.submit(unregisterRequest(nstest.BrokerAMaster, current))
 	w.applyPending()
 	if s.topicExists("TopicA") {
 		t.Fatal("an unregister with the current generation left the broker")
@@ -103,10 +104,10 @@ func TestStaleUnregisterIgnored(t *testing.T) {
 // TestUnregisterWorkerStopAppliesQueue: stop drains what was queued.
 func TestUnregisterWorkerStopAppliesQueue(t *testing.T) {
 	s := startServer(t, nil)
-	register(t, s.client, brokerAMaster)
+	nstest.Register(t, s.client, nstest.BrokerAMaster)
 	w := idleWorker(s, 0)
 	w.start()
-	w.submit(unregisterRequest(brokerAMaster, route.UnfencedGeneration))
+	w.submit(unregisterRequest(nstest.BrokerAMaster, route.UnfencedGeneration))
 	w.stop()
 	if s.topicExists("TopicA") {
 		t.Fatal("a request queued before stop was not applied")
@@ -118,8 +119,8 @@ func TestUnregisterWorkerStopAppliesQueue(t *testing.T) {
 func TestConnectionCloseRemovesItsBrokersOnly(t *testing.T) {
 	s := startServer(t, nil)
 	closing := remoting.NewClient(s.addr(), remoting.ClientConfig{})
-	register(t, closing, brokerAMaster)
-	register(t, newClient(t, s.addr()), brokerB)
+	nstest.Register(t, closing, nstest.BrokerAMaster)
+	nstest.Register(t, nstest.NewClient(t, s.addr()), nstest.BrokerB)
 	if err := closing.Close(); err != nil {
 		t.Fatalf("close: %v", err)
 	}
@@ -132,7 +133,7 @@ func TestConnectionCloseRemovesItsBrokersOnly(t *testing.T) {
 	if !s.topicExists("TopicB") {
 		t.Fatal("broker-b was removed with broker-a's connection")
 	}
-	brokers, _ := routeBrokerNames(decodeRoute(t, routeQuery(t, s.client, "TopicTest", 479)))
+	brokers, _ := routeBrokerNames(nstest.DecodeRoute(t, nstest.RouteQuery(t, s.client, "TopicTest", 479)))
 	if len(brokers) != 1 || brokers[0] != "broker-b" {
 		t.Fatalf("TopicTest brokers %v, want broker-b only", brokers)
 	}
@@ -148,7 +149,7 @@ func TestConnectionCloseRemovesItsBrokersOnly(t *testing.T) {
 // connection that registered nothing removes nothing and does not fail.
 func TestBrokerHousekeeping_OnChannelClose(t *testing.T) {
 	s := startServer(t, nil)
-	register(t, s.client, brokerAMaster)
+	nstest.Register(t, s.client, nstest.BrokerAMaster)
 	w := idleWorker(s, 0)
 	w.connectionClosed(route.ConnID(math.MaxUint64), "")
 	w.connectionClosed(route.ConnID(0), "127.0.0.1:1")

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gonamesrv/gonamesrv/internal/nstest"
 	"github.com/gonamesrv/gonamesrv/remoting"
 )
 
@@ -39,7 +40,7 @@ func TestBadInputClosesOnlyThatConnection(t *testing.T) {
 			[]byte{0, 105, 0, 1, 223, 0, 0, 0, 1, 0, 0, 0, 0, 0x7f, 0xff, 0xff, 0xff, 0, 0, 0, 0})},
 		{"garbage (an HTTP request)", []byte("GET / HTTP/1.1\r\nHost: x\r\n\r\n")},
 	}
-	good := newClient(t, ns.Addr)
+	good := nstest.NewClient(t, ns.Addr)
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			conn, err := net.Dial("tcp", ns.Addr)
@@ -55,8 +56,8 @@ func TestBadInputClosesOnlyThatConnection(t *testing.T) {
 			if len(n) != 0 || err != nil {
 				t.Fatalf("want the connection closed without a reply, read %q err %v", n, err)
 			}
-			resp := invoke(t, good, remoting.NewRequest(remoting.GET_BROKER_CLUSTER_INFO, nil, nil))
-			mustCode(t, resp, remoting.SUCCESS)
+			resp := nstest.Invoke(t, good, remoting.NewRequest(remoting.GET_BROKER_CLUSTER_INFO, nil, nil))
+			nstest.MustCode(t, resp, remoting.SUCCESS)
 		})
 	}
 }
@@ -74,13 +75,13 @@ func TestSlowSenderHoldsOnlyItsConnection(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer slow.Close()
-	good := newClient(t, ns.Addr)
+	good := nstest.NewClient(t, ns.Addr)
 	for i := 0; i < len(frame)-1; i++ {
 		if _, err := slow.Write(frame[i : i+1]); err != nil {
 			t.Fatal(err)
 		}
 		if i%10 == 0 {
-			mustCode(t, invoke(t, good, remoting.NewRequest(remoting.GET_BROKER_CLUSTER_INFO, nil, nil)), remoting.SUCCESS)
+			nstest.MustCode(t, nstest.Invoke(t, good, remoting.NewRequest(remoting.GET_BROKER_CLUSTER_INFO, nil, nil)), remoting.SUCCESS)
 		}
 		time.Sleep(5 * time.Millisecond)
 	}

@@ -3,7 +3,6 @@
 package test
 
 import (
-	"context"
 	"fmt"
 	"net"
 	"os"
@@ -185,10 +184,4 @@ func eventually(t testing.TB, timeout time.Duration, what string, cond func() er
 		time.Sleep(25 * time.Millisecond)
 	}
 	t.Fatalf("%s: not within %s: %v", what, timeout, err)
-}
-
-func testContext(t testing.TB) context.Context {
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	t.Cleanup(cancel)
-	return ctx
 }

@@ -2,133 +2,38 @@ package test
 
 import (
 	"fmt"
-	"hash/crc32"
 	"net"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/gonamesrv/gonamesrv/internal/nstest"
 	"github.com/gonamesrv/gonamesrv/remoting"
 	"github.com/gonamesrv/gonamesrv/route"
 )
 
-// fakeBroker describes one broker registration sent over the wire, the way a
-// Java 5.x broker sends it (protocol.md 7.3).
-type fakeBroker struct {
-	cluster, name, addr, haAddr string
-	id                          int64
-	topics                      map[string]int32 // topic -> queue count
-	version                     route.DataVersion
-	timeoutMillis               int64 // 0: not sent (server default 120 s)
-}
-
-func (b fakeBroker) registerRequest() *remoting.Command {
-	wrapper := route.TopicConfigSerializeWrapper{DataVersion: b.version, TopicConfigTable: map[string]route.TopicConfig{}}
-	for topic, queues := range b.topics {
-		tc := route.NewTopicConfig(topic)
-		tc.ReadQueueNums, tc.WriteQueueNums = queues, queues
-		wrapper.TopicConfigTable[topic] = tc
-	}
-	body := route.EncodeRegisterBrokerBody(nil, &route.RegisterBrokerBody{TopicConfigSerializeWrapper: wrapper, FilterServerList: []string{}}, b.version)
-	ext := map[string]string{
-		"brokerName": b.name, "brokerAddr": b.addr, "clusterName": b.cluster, "haServerAddr": b.haAddr,
-		"brokerId": strconv.FormatInt(b.id, 10), "enableActingMaster": "false", "compressed": "false",
-		"bodyCrc32": strconv.FormatUint(uint64(crc32.ChecksumIEEE(body)&0x7FFFFFFF), 10),
-	}
-	if b.timeoutMillis > 0 {
-		ext["heartbeatTimeoutMillis"] = strconv.FormatInt(b.timeoutMillis, 10)
-	}
-	req := remoting.NewRequest(remoting.REGISTER_BROKER, ext, body)
-	req.Language = remoting.JAVA
-	return req
-}
-
-func (b fakeBroker) identity() map[string]string {
-	return map[string]string{"brokerName": b.name, "brokerAddr": b.addr, "clusterName": b.cluster,
-		"brokerId": strconv.FormatInt(b.id, 10)}
-}
-
-// invoke sends one request and fails the test on a transport error.
-func invoke(t *testing.T, c *remoting.Client, req *remoting.Command) *remoting.Command {
-	t.Helper()
-	resp, err := c.Invoke(testContext(t), req)
-	if err != nil {
-		t.Fatalf("invoke %s on %s: %v", remoting.RequestCodeName(req.Code), c.Addr(), err)
-	}
-	return resp
-}
-
-func mustCode(t *testing.T, resp *remoting.Command, want int32) {
-	t.Helper()
-	if resp.Code != want {
-		t.Fatalf("code %d remark %q, want code %d", resp.Code, resp.Remark, want)
-	}
-}
-
-func register(t *testing.T, c *remoting.Client, b fakeBroker) *remoting.Command {
-	t.Helper()
-	resp := invoke(t, c, b.registerRequest())
-	mustCode(t, resp, remoting.SUCCESS)
-	return resp
-}
-
-// routeQuery asks for a topic's route as a client of the given version.
-func routeQuery(t *testing.T, c *remoting.Client, topic string, version int32) *remoting.Command {
-	t.Helper()
-	req := remoting.NewRequest(remoting.GET_ROUTEINFO_BY_TOPIC, map[string]string{"topic": topic}, nil)
-	req.Version = version
-	return invoke(t, c, req)
-}
-
-func decodeRoute(t *testing.T, resp *remoting.Command) *route.TopicRouteData {
-	t.Helper()
-	mustCode(t, resp, remoting.SUCCESS)
-	data, err := route.DecodeTopicRouteData(resp.Body)
-	if err != nil {
-		t.Fatalf("decode route %q: %v", resp.Body, err)
-	}
-	return data
-}
-
-func newClient(t *testing.T, addr string) *remoting.Client {
-	t.Helper()
-	c := remoting.NewClient(addr, remoting.ClientConfig{})
-	t.Cleanup(func() { c.Close() })
-	return c
-}
-
-var (
-	brokerAMaster = fakeBroker{cluster: "DefaultCluster", name: "broker-a", addr: "127.0.0.1:10911", haAddr: "127.0.0.1:10912",
-		id: 0, topics: map[string]int32{"TopicTest": 8, "TopicA": 4}, version: route.DataVersion{Counter: 1, Timestamp: 1700000000000}}
-	brokerASlave = fakeBroker{cluster: "DefaultCluster", name: "broker-a", addr: "127.0.0.1:10921", haAddr: "127.0.0.1:10922",
-		id: 1, topics: map[string]int32{"TopicTest": 8, "TopicA": 4}, version: route.DataVersion{Counter: 1, Timestamp: 1700000000000}}
-	brokerB = fakeBroker{cluster: "DefaultCluster", name: "broker-b", addr: "127.0.0.1:10931", haAddr: "127.0.0.1:10932",
-		id: 0, topics: map[string]int32{"TopicTest": 4, "TopicB": 2}, version: route.DataVersion{Counter: 1, Timestamp: 1700000001000}}
-)
-
 func TestRegisterQueryUnregister(t *testing.T) {
 	ns := startNamesrv(t)
-	c := newClient(t, ns.Addr)
-	if resp := register(t, c, brokerAMaster); resp.ExtFields["masterAddr"] != "" {
+	c := nstest.NewClient(t, ns.Addr)
+	if resp := nstest.Register(t, c, nstest.BrokerAMaster); resp.ExtFields["masterAddr"] != "" {
 		t.Fatalf("a master got masterAddr %q", resp.ExtFields["masterAddr"])
 	}
-	slaveResp := register(t, c, brokerASlave)
-	if slaveResp.ExtFields["masterAddr"] != brokerAMaster.addr || slaveResp.ExtFields["haServerAddr"] != brokerAMaster.haAddr {
+	slaveResp := nstest.Register(t, c, nstest.BrokerASlave)
+	if slaveResp.ExtFields["masterAddr"] != nstest.BrokerAMaster.Addr || slaveResp.ExtFields["haServerAddr"] != nstest.BrokerAMaster.HAAddr {
 		t.Fatalf("slave answer ext %v, want the master's address and HA address", slaveResp.ExtFields)
 	}
-	register(t, c, brokerB)
+	nstest.Register(t, c, nstest.BrokerB)
 
 	// Standard JSON for clients of version >= 401, bare numeric keys below.
-	standard := routeQuery(t, c, "TopicTest", 479)
+	standard := nstest.RouteQuery(t, c, "TopicTest", 479)
 	if !strings.Contains(string(standard.Body), `"brokerAddrs":{"0":"127.0.0.1:10911","1":"127.0.0.1:10921"}`) {
 		t.Fatalf("standard route body %s", standard.Body)
 	}
-	plain := routeQuery(t, c, "TopicTest", 317)
+	plain := nstest.RouteQuery(t, c, "TopicTest", 317)
 	if !strings.Contains(string(plain.Body), `"brokerAddrs":{0:"127.0.0.1:10911",1:"127.0.0.1:10921"}`) {
 		t.Fatalf("plain route body %s", plain.Body)
 	}
-	data := decodeRoute(t, standard)
+	data := nstest.DecodeRoute(t, standard)
 	queues := map[string]int32{}
 	for _, q := range data.QueueDatas {
 		queues[q.BrokerName] = q.WriteQueueNums
@@ -138,47 +43,47 @@ func TestRegisterQueryUnregister(t *testing.T) {
 	}
 
 	// Topic lists and cluster info.
-	all := invoke(t, c, remoting.NewRequest(remoting.GET_ALL_TOPIC_LIST_FROM_NAMESERVER, nil, nil))
+	all := nstest.Invoke(t, c, remoting.NewRequest(remoting.GET_ALL_TOPIC_LIST_FROM_NAMESERVER, nil, nil))
 	list, err := route.DecodeTopicList(all.Body)
 	if err != nil || len(list.TopicList) != 3 {
 		t.Fatalf("all topics %q (%v), want TopicTest, TopicA, TopicB", all.Body, err)
 	}
-	infoResp := invoke(t, c, remoting.NewRequest(remoting.GET_BROKER_CLUSTER_INFO, nil, nil))
+	infoResp := nstest.Invoke(t, c, remoting.NewRequest(remoting.GET_BROKER_CLUSTER_INFO, nil, nil))
 	info, err := route.DecodeClusterInfo(infoResp.Body)
 	if err != nil || len(info.ClusterAddrTable["DefaultCluster"]) != 2 || len(info.BrokerAddrTable["broker-a"].BrokerAddrs) != 2 {
 		t.Fatalf("cluster info %q (%v)", infoResp.Body, err)
 	}
 
 	// Unregistering broker-b removes TopicB; TopicTest keeps broker-a only.
-	mustCode(t, invoke(t, c, remoting.NewRequest(remoting.UNREGISTER_BROKER, brokerB.identity(), nil)), remoting.SUCCESS)
+	nstest.MustCode(t, nstest.Invoke(t, c, remoting.NewRequest(remoting.UNREGISTER_BROKER, nstest.BrokerB.Identity(), nil)), remoting.SUCCESS)
 	eventually(t, 2*time.Second, "TopicB gone after unregister", func() error {
-		if resp := routeQuery(t, c, "TopicB", 479); resp.Code != remoting.TOPIC_NOT_EXIST {
+		if resp := nstest.RouteQuery(t, c, "TopicB", 479); resp.Code != remoting.TOPIC_NOT_EXIST {
 			return fmt.Errorf("code %d", resp.Code)
 		}
 		return nil
 	})
-	if data := decodeRoute(t, routeQuery(t, c, "TopicTest", 479)); len(data.BrokerDatas) != 1 || data.BrokerDatas[0].BrokerName != "broker-a" {
+	if data := nstest.DecodeRoute(t, nstest.RouteQuery(t, c, "TopicTest", 479)); len(data.BrokerDatas) != 1 || data.BrokerDatas[0].BrokerName != "broker-a" {
 		t.Fatalf("TopicTest after unregister: %+v", data.BrokerDatas)
 	}
 }
 
 func TestWipeAndAddWritePerm(t *testing.T) {
 	ns := startNamesrv(t)
-	c := newClient(t, ns.Addr)
-	register(t, c, brokerAMaster)
-	wipe := invoke(t, c, remoting.NewRequest(remoting.WIPE_WRITE_PERM_OF_BROKER, map[string]string{"brokerName": "broker-a"}, nil))
-	mustCode(t, wipe, remoting.SUCCESS)
+	c := nstest.NewClient(t, ns.Addr)
+	nstest.Register(t, c, nstest.BrokerAMaster)
+	wipe := nstest.Invoke(t, c, remoting.NewRequest(remoting.WIPE_WRITE_PERM_OF_BROKER, map[string]string{"brokerName": "broker-a"}, nil))
+	nstest.MustCode(t, wipe, remoting.SUCCESS)
 	if wipe.ExtFields["wipeTopicCount"] != "2" {
 		t.Fatalf("wipeTopicCount %q, want 2", wipe.ExtFields["wipeTopicCount"])
 	}
-	if perm := decodeRoute(t, routeQuery(t, c, "TopicTest", 479)).QueueDatas[0].Perm; perm != route.PermRead {
+	if perm := nstest.DecodeRoute(t, nstest.RouteQuery(t, c, "TopicTest", 479)).QueueDatas[0].Perm; perm != route.PermRead {
 		t.Fatalf("perm after wipe %d, want 4", perm)
 	}
-	add := invoke(t, c, remoting.NewRequest(remoting.ADD_WRITE_PERM_OF_BROKER, map[string]string{"brokerName": "broker-a"}, nil))
+	add := nstest.Invoke(t, c, remoting.NewRequest(remoting.ADD_WRITE_PERM_OF_BROKER, map[string]string{"brokerName": "broker-a"}, nil))
 	if add.ExtFields["addTopicCount"] != "2" {
 		t.Fatalf("addTopicCount %q, want 2", add.ExtFields["addTopicCount"])
 	}
-	if perm := decodeRoute(t, routeQuery(t, c, "TopicTest", 479)).QueueDatas[0].Perm; perm != route.PermRead|route.PermWrite {
+	if perm := nstest.DecodeRoute(t, nstest.RouteQuery(t, c, "TopicTest", 479)).QueueDatas[0].Perm; perm != route.PermRead|route.PermWrite {
 		t.Fatalf("perm after add %d, want 6", perm)
 	}
 }
@@ -195,26 +100,26 @@ func TestKVConfigSurvivesRestart(t *testing.T) {
 	dir := t.TempDir()
 	port := freePort(t)
 	ns := startNamesrvIn(t, dir, port)
-	c := newClient(t, ns.Addr)
-	mustCode(t, invoke(t, c, kvRequest(remoting.PUT_KV_CONFIG, "ns1", "k1", "v1")), remoting.SUCCESS)
-	mustCode(t, invoke(t, c, kvRequest(remoting.PUT_KV_CONFIG, "ns1", "k2", "größe=√2 名前")), remoting.SUCCESS)
-	mustCode(t, invoke(t, c, kvRequest(remoting.DELETE_KV_CONFIG, "ns1", "k1", "")), remoting.SUCCESS)
-	noValue := invoke(t, c, kvRequest(remoting.PUT_KV_CONFIG, "ns1", "k3", ""))
+	c := nstest.NewClient(t, ns.Addr)
+	nstest.MustCode(t, nstest.Invoke(t, c, kvRequest(remoting.PUT_KV_CONFIG, "ns1", "k1", "v1")), remoting.SUCCESS)
+	nstest.MustCode(t, nstest.Invoke(t, c, kvRequest(remoting.PUT_KV_CONFIG, "ns1", "k2", "größe=√2 名前")), remoting.SUCCESS)
+	nstest.MustCode(t, nstest.Invoke(t, c, kvRequest(remoting.DELETE_KV_CONFIG, "ns1", "k1", "")), remoting.SUCCESS)
+	noValue := nstest.Invoke(t, c, kvRequest(remoting.PUT_KV_CONFIG, "ns1", "k3", ""))
 	if noValue.Code != remoting.SYSTEM_ERROR || !strings.Contains(noValue.Remark, "value") {
 		t.Fatalf("PUT without value: code %d remark %q, want a refusal naming the value", noValue.Code, noValue.Remark)
 	}
 
 	ns.Kill() // a crash: everything acknowledged must be on disk
 	ns = startNamesrvIn(t, dir, port)
-	c2 := newClient(t, ns.Addr)
-	got := invoke(t, c2, kvRequest(remoting.GET_KV_CONFIG, "ns1", "k2", ""))
+	c2 := nstest.NewClient(t, ns.Addr)
+	got := nstest.Invoke(t, c2, kvRequest(remoting.GET_KV_CONFIG, "ns1", "k2", ""))
 	if got.Code != remoting.SUCCESS || got.ExtFields["value"] != "größe=√2 名前" {
 		t.Fatalf("after restart k2: code %d ext %v", got.Code, got.ExtFields)
 	}
-	if missing := invoke(t, c2, kvRequest(remoting.GET_KV_CONFIG, "ns1", "k1", "")); missing.Code != remoting.QUERY_NOT_FOUND {
+	if missing := nstest.Invoke(t, c2, kvRequest(remoting.GET_KV_CONFIG, "ns1", "k1", "")); missing.Code != remoting.QUERY_NOT_FOUND {
 		t.Fatalf("deleted k1 after restart: code %d", missing.Code)
 	}
-	list := invoke(t, c2, remoting.NewRequest(remoting.GET_KVLIST_BY_NAMESPACE, map[string]string{"namespace": "ns1"}, nil))
+	list := nstest.Invoke(t, c2, remoting.NewRequest(remoting.GET_KVLIST_BY_NAMESPACE, map[string]string{"namespace": "ns1"}, nil))
 	table, err := route.DecodeKVTable(list.Body)
 	if err != nil || len(table.Table) != 1 || table.Table["k2"] != "größe=√2 名前" {
 		t.Fatalf("kv list %q (%v)", list.Body, err)
@@ -223,22 +128,22 @@ func TestKVConfigSurvivesRestart(t *testing.T) {
 
 func TestNamesrvConfigGetAndUpdate(t *testing.T) {
 	ns := startNamesrv(t)
-	c := newClient(t, ns.Addr)
-	get := invoke(t, c, remoting.NewRequest(remoting.GET_NAMESRV_CONFIG, nil, nil))
+	c := nstest.NewClient(t, ns.Addr)
+	get := nstest.Invoke(t, c, remoting.NewRequest(remoting.GET_NAMESRV_CONFIG, nil, nil))
 	_, port, _ := net.SplitHostPort(ns.Addr)
 	if !strings.Contains(string(get.Body), "\nlistenPort="+port+"\n") || !strings.Contains(string(get.Body), "enableAllTopicList=true\n") {
 		t.Fatalf("config body %q", get.Body)
 	}
 	update := remoting.NewRequest(remoting.UPDATE_NAMESRV_CONFIG, nil, []byte("enableAllTopicList=false\n"))
-	mustCode(t, invoke(t, c, update), remoting.SUCCESS)
-	if resp := invoke(t, c, remoting.NewRequest(remoting.GET_ALL_TOPIC_LIST_FROM_NAMESERVER, nil, nil)); resp.Code != remoting.SYSTEM_ERROR || resp.Remark != "disable" {
+	nstest.MustCode(t, nstest.Invoke(t, c, update), remoting.SUCCESS)
+	if resp := nstest.Invoke(t, c, remoting.NewRequest(remoting.GET_ALL_TOPIC_LIST_FROM_NAMESERVER, nil, nil)); resp.Code != remoting.SYSTEM_ERROR || resp.Remark != "disable" {
 		t.Fatalf("topic list after disabling: code %d remark %q", resp.Code, resp.Remark)
 	}
 	black := remoting.NewRequest(remoting.UPDATE_NAMESRV_CONFIG, nil, []byte("kvConfigPath=/tmp/x\nenableAllTopicList=true\n"))
-	if resp := invoke(t, c, black); resp.Code != remoting.NO_PERMISSION {
+	if resp := nstest.Invoke(t, c, black); resp.Code != remoting.NO_PERMISSION {
 		t.Fatalf("black-listed update: code %d", resp.Code)
 	}
-	if resp := invoke(t, c, remoting.NewRequest(remoting.GET_ALL_TOPIC_LIST_FROM_NAMESERVER, nil, nil)); resp.Code != remoting.SYSTEM_ERROR {
+	if resp := nstest.Invoke(t, c, remoting.NewRequest(remoting.GET_ALL_TOPIC_LIST_FROM_NAMESERVER, nil, nil)); resp.Code != remoting.SYSTEM_ERROR {
 		t.Fatalf("a refused update changed enableAllTopicList: code %d", resp.Code)
 	}
 }
@@ -246,12 +151,12 @@ func TestNamesrvConfigGetAndUpdate(t *testing.T) {
 func TestBrokerConnectionCloseRemovesRoutes(t *testing.T) {
 	ns := startNamesrv(t)
 	brokerConn := remoting.NewClient(ns.Addr, remoting.ClientConfig{})
-	register(t, brokerConn, brokerB)
-	c := newClient(t, ns.Addr)
-	decodeRoute(t, routeQuery(t, c, "TopicB", 479))
+	nstest.Register(t, brokerConn, nstest.BrokerB)
+	c := nstest.NewClient(t, ns.Addr)
+	nstest.DecodeRoute(t, nstest.RouteQuery(t, c, "TopicB", 479))
 	brokerConn.Close()
 	eventually(t, time.Second, "route gone after the broker's connection closed", func() error {
-		if resp := routeQuery(t, c, "TopicB", 479); resp.Code != remoting.TOPIC_NOT_EXIST {
+		if resp := nstest.RouteQuery(t, c, "TopicB", 479); resp.Code != remoting.TOPIC_NOT_EXIST {
 			return fmt.Errorf("code %d", resp.Code)
 		}
 		return nil
@@ -260,17 +165,17 @@ func TestBrokerConnectionCloseRemovesRoutes(t *testing.T) {
 
 func TestEvictionOfSilentBroker(t *testing.T) {
 	ns := startNamesrv(t, "-scanNotActiveBrokerInterval", "100")
-	c := newClient(t, ns.Addr)
+	c := nstest.NewClient(t, ns.Addr)
 	// Each broker on its own connection, as real brokers: the eviction closes
 	// the silent broker's connection, which must not take the other along.
-	silent := brokerB
-	silent.timeoutMillis = 300
-	register(t, newClient(t, ns.Addr), silent)
-	alive := brokerAMaster
-	alive.timeoutMillis = 5000 // generous: a loaded CI machine may delay a heartbeat
-	aliveConn := newClient(t, ns.Addr)
-	register(t, aliveConn, alive)
-	decodeRoute(t, routeQuery(t, c, "TopicB", 479))
+	silent := nstest.BrokerB
+	silent.TimeoutMillis = 300
+	nstest.Register(t, nstest.NewClient(t, ns.Addr), silent)
+	alive := nstest.BrokerAMaster
+	alive.TimeoutMillis = 5000 // generous: a loaded CI machine may delay a heartbeat
+	aliveConn := nstest.NewClient(t, ns.Addr)
+	nstest.Register(t, aliveConn, alive)
+	nstest.DecodeRoute(t, nstest.RouteQuery(t, c, "TopicB", 479))
 	stop := make(chan struct{})
 	defer close(stop)
 	go func() { // broker-a heartbeats; broker-b stays silent
@@ -279,18 +184,18 @@ func TestEvictionOfSilentBroker(t *testing.T) {
 			case <-stop:
 				return
 			case <-time.After(50 * time.Millisecond):
-				ext := map[string]string{"clusterName": alive.cluster, "brokerAddr": alive.addr, "brokerName": alive.name}
-				_ = aliveConn.InvokeOneway(testContext(t), remoting.NewRequest(remoting.BROKER_HEARTBEAT, ext, nil))
+				ext := map[string]string{"clusterName": alive.Cluster, "brokerAddr": alive.Addr, "brokerName": alive.Name}
+				_ = aliveConn.InvokeOneway(nstest.Context(t), remoting.NewRequest(remoting.BROKER_HEARTBEAT, ext, nil))
 			}
 		}
 	}()
 	eventually(t, 5*time.Second, "silent broker evicted", func() error {
-		if resp := routeQuery(t, c, "TopicB", 479); resp.Code != remoting.TOPIC_NOT_EXIST {
+		if resp := nstest.RouteQuery(t, c, "TopicB", 479); resp.Code != remoting.TOPIC_NOT_EXIST {
 			return fmt.Errorf("code %d", resp.Code)
 		}
 		return nil
 	})
-	if data := decodeRoute(t, routeQuery(t, c, "TopicA", 479)); len(data.BrokerDatas) != 1 {
+	if data := nstest.DecodeRoute(t, nstest.RouteQuery(t, c, "TopicA", 479)); len(data.BrokerDatas) != 1 {
 		t.Fatalf("heartbeating broker lost its route: %+v", data)
 	}
 }
@@ -308,16 +213,16 @@ func TestNotifyMinBrokerIDChange(t *testing.T) {
 	if err := slaveListener.Start(); err != nil {
 		t.Fatal(err)
 	}
-	defer slaveListener.Shutdown(testContext(t))
+	defer slaveListener.Shutdown(nstest.Context(t))
 
-	slave := brokerASlave
-	slave.addr = slaveListener.Addr().String()
-	register(t, newClient(t, ns.Addr), slave)
-	register(t, newClient(t, ns.Addr), brokerAMaster)
+	slave := nstest.BrokerASlave
+	slave.Addr = slaveListener.Addr().String()
+	nstest.Register(t, nstest.NewClient(t, ns.Addr), slave)
+	nstest.Register(t, nstest.NewClient(t, ns.Addr), nstest.BrokerAMaster)
 	select {
 	case req := <-received:
-		if !req.IsOneway() || req.ExtFields["minBrokerId"] != "0" || req.ExtFields["minBrokerAddr"] != brokerAMaster.addr ||
-			req.ExtFields["haBrokerAddr"] != brokerAMaster.haAddr {
+		if !req.IsOneway() || req.ExtFields["minBrokerId"] != "0" || req.ExtFields["minBrokerAddr"] != nstest.BrokerAMaster.Addr ||
+			req.ExtFields["haBrokerAddr"] != nstest.BrokerAMaster.HAAddr {
 			t.Fatalf("notification flag %d ext %v", req.Flag, req.ExtFields)
 		}
 	case <-time.After(5 * time.Second):
@@ -343,8 +248,8 @@ func TestIdleConnectionClosed(t *testing.T) {
 // TestGracefulStopExitsZero stops the binary with SIGTERM.
 func TestGracefulStopExitsZero(t *testing.T) {
 	ns := startNamesrv(t)
-	c := newClient(t, ns.Addr)
-	register(t, c, brokerAMaster)
+	c := nstest.NewClient(t, ns.Addr)
+	nstest.Register(t, c, nstest.BrokerAMaster)
 	if code := ns.Stop(); code != 0 {
 		t.Fatalf("exit code %d after SIGTERM, want 0", code)
 	}
