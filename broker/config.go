@@ -14,7 +14,6 @@ import (
 
 	"github.com/gonamesrv/gonamesrv/broker/agent"
 	"github.com/gonamesrv/gonamesrv/broker/topicconfig"
-	"github.com/gonamesrv/gonamesrv/route"
 )
 
 // Config holds the broker settings, named after the Java BrokerConfig,
@@ -63,22 +62,24 @@ type Config struct {
 // store under ~/store) for a master of broker-a in DefaultCluster.
 func DefaultConfig() Config {
 	home, _ := os.UserHomeDir()
+	agentDefaults := agent.DefaultConfig(agent.Identity{}, nil)
 	return Config{
-		BrokerClusterName:        "DefaultCluster",
-		BrokerName:               defaultBrokerName(),
-		NamesrvAddr:              os.Getenv("NAMESRV_ADDR"),
-		ListenPort:               10911,
-		BrokerIP1:                "127.0.0.1",
-		HaListenPort:             10912,
-		StorePathRootDir:         filepath.Join(home, "store"),
-		RegisterNameServerPeriod: 30 * time.Second,
-		RegisterBrokerTimeout:    24 * time.Second,
-		ForceRegister:            true,
-		SplitRegistrationSize:    800,
-		BrokerPermission:         route.PermRead | route.PermWrite,
-		BrokerHeartbeatInterval:  time.Second,
-		BrokerNotActiveTimeout:   10 * time.Second,
-		CompatibleWithOldNameSrv: true,
+		BrokerClusterName: "DefaultCluster",
+		BrokerName:        defaultBrokerName(),
+		NamesrvAddr:       os.Getenv("NAMESRV_ADDR"),
+		ListenPort:        10911,
+		BrokerIP1:         "127.0.0.1",
+		HaListenPort:      10912,
+		StorePathRootDir:  filepath.Join(home, "store"),
+		// The registration settings default to the agent's Java defaults.
+		RegisterNameServerPeriod: agentDefaults.RegisterPeriod,
+		RegisterBrokerTimeout:    agentDefaults.RegisterTimeout,
+		ForceRegister:            agentDefaults.ForceRegister,
+		SplitRegistrationSize:    agentDefaults.SplitRegistrationSize,
+		BrokerPermission:         agentDefaults.BrokerPermission,
+		BrokerHeartbeatInterval:  agentDefaults.HeartbeatInterval,
+		BrokerNotActiveTimeout:   agentDefaults.HeartbeatTimeout,
+		CompatibleWithOldNameSrv: agentDefaults.CompatibleWithOldNameSrv,
 		AutoCreateTopicEnable:    true,
 		DefaultTopicQueueNums:    8,
 		ClusterTopicEnable:       true,
