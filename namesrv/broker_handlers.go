@@ -28,7 +28,8 @@ func (ns *NameServer) registerBroker(conn *remoting.Conn, req *remoting.Command)
 	if err := remoting.DecodeHeader(req, &h); err != nil {
 		return withExt(systemError(req, err.Error()), &registerBrokerResponseHeader{})
 	}
-	bodyCrc := int32(crc32.ChecksumIEEE(req.Body) & 0x7FFFFFFF)
+	sums := sumRegistrationBody(req.Version, h.Compressed, req.Body)
+	bodyCrc := int32(sums.CRC & 0x7FFFFFFF)
 	if h.BodyCrc32 != 0 && bodyCrc != h.BodyCrc32 {
 		ns.log.WithFields(logrus.Fields{"brokerAddr": h.BrokerAddr, "peer": conn.RemoteAddr(),
 			"expected": h.BodyCrc32, "actual": bodyCrc}).Warn("register broker: crc32 not match")
@@ -48,10 +49,11 @@ func (ns *NameServer) registerBroker(conn *remoting.Conn, req *remoting.Command)
 		EnableActingMaster:     h.EnableActingMaster,
 		Conn:                   route.ConnID(conn.ID()),
 		BodyFingerprint:        bodyFingerprint(req.Version, bodyCrc, req.Body),
+		TableFingerprint:       sums.TableFingerprint,
 	}
 	fields := logrus.Fields{"cluster": h.ClusterName, "brokerName": h.BrokerName, "brokerId": h.BrokerID,
 		"brokerAddr": h.BrokerAddr, "peer": conn.RemoteAddr()}
-	result, events, err := ns.applyUnchangedRegistration(reg, req, h.Compressed)
+	result, events, err := ns.applyUnchangedRegistration(reg, sums)
 	changed := errors.Is(err, route.ErrTopicTableRequired)
 	if changed {
 		ns.fullRegistrations.acquire()
@@ -59,11 +61,6 @@ func (ns *NameServer) registerBroker(conn *remoting.Conn, req *remoting.Command)
 		body, filterServersGiven, decodeErr := decodeRegistrationBody(req.Version, h.Compressed, req.Body)
 		if decodeErr != nil {
 			return withExt(systemError(req, decodeFailedRemark+": "+decodeErr.Error()), &registerBrokerResponseHeader{})
-		}
-		if reg.TableFingerprint == 0 && maySkipBody(req.Version, h.Compressed, req.Body) {
-			// recorded with the full apply, so the next new DataVersion with
-			// the same table can skip it
-			_, reg.TableFingerprint, _ = route.RegisterBrokerTableFingerprint(req.Body)
 		}
 		reg.UndecodedDataVersion, reg.Body, reg.FilterServersGiven = nil, body, filterServersGiven
 		fields["topics"] = len(body.TopicConfigSerializeWrapper.TopicConfigTable)
@@ -102,6 +99,28 @@ func (ns *NameServer) registerBroker(conn *remoting.Conn, req *remoting.Command)
 	return resp
 }
 
+// registrationSums is what the registration reads of a body before deciding
+// whether to decode it.
+type registrationSums struct {
+	route.RegisterBrokerBodySums
+	// skippable says the body is plain JSON of the current format, whose
+	// DataVersion and table fingerprint were read without decoding it.
+	skippable bool
+}
+
+// sumRegistrationBody checksums a registration body in one pass: for a body
+// that may skip decoding, its CRC, DataVersion and table fingerprint
+// (route.SumRegisterBrokerBody); for any other, its CRC alone. The
+// fingerprint is recorded with a full apply too, so that the next new
+// DataVersion with the same table can skip it.
+func sumRegistrationBody(version int32, compressed bool, body []byte) registrationSums {
+	if !maySkipBody(version, compressed, body) {
+		return registrationSums{RegisterBrokerBodySums: route.RegisterBrokerBodySums{CRC: crc32.ChecksumIEEE(body)}}
+	}
+	sums, err := route.SumRegisterBrokerBody(body)
+	return registrationSums{RegisterBrokerBodySums: sums, skippable: err == nil}
+}
+
 // applyUnchangedRegistration is the fast path of a re-registration whose
 // topic table and filter servers would change nothing, so the body is not
 // decoded: either its DataVersion and fingerprint equal those last applied
@@ -109,23 +128,14 @@ func (ns *NameServer) registerBroker(conn *remoting.Conn, req *remoting.Command)
 // differs from the body last written in full (a broker after a config
 // change, or Java's JMH brokers). It answers route.ErrTopicTableRequired
 // when the full path must run.
-func (ns *NameServer) applyUnchangedRegistration(reg *route.RegisterBrokerRequest, req *remoting.Command, compressed bool) (route.RegisterBrokerResult, []route.MinBrokerIDChange, error) {
-	if !maySkipBody(req.Version, compressed, req.Body) {
+func (ns *NameServer) applyUnchangedRegistration(reg *route.RegisterBrokerRequest, sums registrationSums) (route.RegisterBrokerResult, []route.MinBrokerIDChange, error) {
+	if !sums.skippable {
 		return route.RegisterBrokerResult{}, nil, route.ErrTopicTableRequired
 	}
-	dv, err := route.DecodeRegisterBrokerDataVersion(req.Body)
-	if err != nil {
+	dv := sums.DataVersion
+	if !ns.routes.IsUnchangedRegistration(reg.ClusterName, reg.BrokerAddr, reg.BrokerID, dv, reg.BodyFingerprint) &&
+		!ns.routes.IsUnchangedTopicTable(reg.ClusterName, reg.BrokerAddr, reg.BrokerID, reg.TableFingerprint) {
 		return route.RegisterBrokerResult{}, nil, route.ErrTopicTableRequired
-	}
-	if !ns.routes.IsUnchangedRegistration(reg.ClusterName, reg.BrokerAddr, reg.BrokerID, dv, reg.BodyFingerprint) {
-		_, tableFingerprint, err := route.RegisterBrokerTableFingerprint(req.Body)
-		if err != nil {
-			return route.RegisterBrokerResult{}, nil, route.ErrTopicTableRequired
-		}
-		reg.TableFingerprint = tableFingerprint
-		if !ns.routes.IsUnchangedTopicTable(reg.ClusterName, reg.BrokerAddr, reg.BrokerID, tableFingerprint) {
-			return route.RegisterBrokerResult{}, nil, route.ErrTopicTableRequired
-		}
 	}
 	reg.UndecodedDataVersion = &dv
 	reg.FilterServersGiven = true

@@ -3,6 +3,8 @@ package route
 import (
 	"fmt"
 	"hash/crc32"
+
+	"github.com/gonamesrv/gonamesrv/internal/crcjoin"
 )
 
 // EncodeRegisterBrokerBody appends the JSON REGISTER_BROKER body a 5.x broker
@@ -64,28 +66,57 @@ func DecodeRegisterBrokerDataVersion(b []byte) (DataVersion, error) {
 	return v, nil
 }
 
-// castagnoli is the CRC-32C table; the CPU computes CRC-32C in hardware on
-// amd64 and arm64, the fastest checksum the standard library has.
-var castagnoli = crc32.MakeTable(crc32.Castagnoli)
-
 // RegisterBrokerTableFingerprint returns, for a JSON REGISTER_BROKER body,
 // topicConfigSerializeWrapper.dataVersion and a fingerprint of every other
-// byte of the body: the CRC-32C of the bytes before the version continued
-// over the bytes after it, with their count in the upper half. Two bodies
-// that differ only in their DataVersion (a broker re-registering after a
-// config change, with the same topics) have the same fingerprint; it is
-// never 0. A body without the version has no fingerprint (0).
+// byte of the body: the CRC-32 (IEEE) of the bytes before the version
+// continued over the bytes after it, with their count in the upper half.
+// Two bodies that differ only in their DataVersion (a broker re-registering
+// after a config change, with the same topics) have the same fingerprint;
+// it is never 0. A body without the version has no fingerprint (0).
+// SumRegisterBrokerBody gives the same fingerprint along with the body's CRC.
 func RegisterBrokerTableFingerprint(b []byte) (DataVersion, uint64, error) {
+	sums, err := SumRegisterBrokerBody(b)
+	return sums.DataVersion, sums.TableFingerprint, err
+}
+
+// RegisterBrokerBodySums is what a registration needs of a JSON
+// REGISTER_BROKER body before deciding whether to decode it.
+type RegisterBrokerBodySums struct {
+	// CRC is the CRC-32 (IEEE) of the whole body, which the bodyCrc32
+	// request field checks (masked to 31 bits); always set.
+	CRC uint32
+	// DataVersion is topicConfigSerializeWrapper.dataVersion (zero when
+	// the body has none), and TableFingerprint the fingerprint of
+	// RegisterBrokerTableFingerprint (0 when the body has no version).
+	DataVersion      DataVersion
+	TableFingerprint uint64
+}
+
+// SumRegisterBrokerBody reads the DataVersion of a JSON REGISTER_BROKER body
+// and computes its CRC and its table fingerprint in one pass over the
+// bytes: the CRCs of the bytes before, inside and after the version are
+// joined (internal/crcjoin) into both. A body of 2 MB costs one checksum
+// instead of two. On an error (the JSON up to the version is malformed) the
+// CRC is still that of the whole body, and the rest is zero.
+func SumRegisterBrokerBody(b []byte) (RegisterBrokerBodySums, error) {
 	r := jsonReader{data: b}
 	v, start, end, err := findWrapperDataVersionSpan(&r)
-	if err != nil {
-		return DataVersion{}, 0, fmt.Errorf("register broker table fingerprint: %w", err)
+	if err != nil || end == 0 {
+		sums := RegisterBrokerBodySums{CRC: crc32.ChecksumIEEE(b)}
+		if err != nil {
+			return sums, fmt.Errorf("register broker table fingerprint: %w", err)
+		}
+		sums.DataVersion = v
+		return sums, nil
 	}
-	if end == 0 {
-		return v, 0, nil
-	}
-	crc := crc32.Update(crc32.Checksum(b[:start], castagnoli), castagnoli, b[end:])
-	return v, uint64(len(b)-(end-start))<<32 | uint64(crc), nil
+	before := crc32.ChecksumIEEE(b[:start])
+	withVersion := crc32.Update(before, crc32.IEEETable, b[start:end])
+	after := crc32.ChecksumIEEE(b[end:])
+	return RegisterBrokerBodySums{
+		CRC:              crcjoin.IEEE(withVersion, after, len(b)-end),
+		DataVersion:      v,
+		TableFingerprint: uint64(len(b)-(end-start))<<32 | uint64(crcjoin.IEEE(before, after, len(b)-end)),
+	}, nil
 }
 
 func findWrapperDataVersion(r *jsonReader) (DataVersion, error) {

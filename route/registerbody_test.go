@@ -1,7 +1,9 @@
 package route
 
 import (
+	"bytes"
 	"errors"
+	"hash/crc32"
 	"reflect"
 	"testing"
 )
@@ -140,5 +142,35 @@ func TestRegisterBrokerTableFingerprintIgnoresOnlyTheDataVersion(t *testing.T) {
 	}
 	if _, _, err := RegisterBrokerTableFingerprint([]byte(`{"topicConfigSerializeWrapper":{"dataVersion":`)); err == nil {
 		t.Error("truncated body accepted")
+	}
+}
+
+func TestSumRegisterBrokerBodyIsOnePassOfBothChecksums(t *testing.T) {
+	dv := DataVersion{Counter: 12, Timestamp: 1700000000000}
+	raw := EncodeRegisterBrokerBody(nil, bodyOf(dv, topicConfig("T", 8, 6), topicConfig("U", 4, 2)), DataVersion{Counter: 3})
+	sums, err := SumRegisterBrokerBody(raw)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := crc32.ChecksumIEEE(raw); sums.CRC != want {
+		t.Fatalf("CRC %08x, want the body's %08x", sums.CRC, want)
+	}
+	if sums.DataVersion != dv {
+		t.Fatalf("data version %+v, want %+v", sums.DataVersion, dv)
+	}
+	version := EncodeDataVersion(nil, dv)
+	at := bytes.Index(raw, version)
+	if at < 0 {
+		t.Fatal("the encoded version is not in the body")
+	}
+	without := append(append([]byte{}, raw[:at]...), raw[at+len(version):]...)
+	if want := uint64(len(without))<<32 | uint64(crc32.ChecksumIEEE(without)); sums.TableFingerprint != want {
+		t.Fatalf("table fingerprint %x, want the CRC of the body without its version %x", sums.TableFingerprint, want)
+	}
+	for _, bad := range [][]byte{[]byte(`{"topicConfigSerializeWrapper":{"dataVersion":`), []byte(`{"filterServerList":[]}`)} {
+		sums, _ := SumRegisterBrokerBody(bad)
+		if want := crc32.ChecksumIEEE(bad); sums.CRC != want || sums.TableFingerprint != 0 {
+			t.Errorf("%s: CRC %08x (want %08x), fingerprint %x (want 0)", bad, sums.CRC, want, sums.TableFingerprint)
+		}
 	}
 }
