@@ -51,8 +51,13 @@ func newAnswers(l *load.Layout) *answers {
 }
 
 // answer copies the precomputed answer to req into a fresh response (the
-// server stamps opaque and flags on it, so templates are never shared).
+// server stamps opaque and flags on it, so templates are never shared). The
+// request's body goes back to the server's pool, as the NameServer's
+// registration handler hands it back: without that every 2 MB registration
+// frame would be a fresh allocation, and the baseline would measure its own
+// garbage collection instead of reading frames.
 func (a *answers) answer(_ *remoting.Conn, req *remoting.Command) *remoting.Command {
+	req.ReleaseBody()
 	template := a.other
 	switch req.Code {
 	case remoting.GET_ROUTEINFO_BY_TOPIC:
