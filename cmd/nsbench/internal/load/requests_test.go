@@ -1,6 +1,7 @@
 package load
 
 import (
+	"bytes"
 	"hash/crc32"
 	"strconv"
 	"testing"
@@ -92,5 +93,31 @@ func TestExpectRouteFindsEveryKindOfWrongAnswer(t *testing.T) {
 		if got := check(tc.resp); got != tc.want {
 			t.Errorf("%s: got %q, want %q", tc.name, got, tc.want)
 		}
+	}
+}
+
+func TestExpectRouteRemembersOnlyWhatPassed(t *testing.T) {
+	l := NewLayout(LayoutSpec{Clusters: 2, BrokersPerCluster: 3, TopicsPerCluster: 1, QueueNums: 8})
+	check := l.ExpectRoute(0)
+	wrong := &remoting.Command{Body: route.EncodeTopicRouteData(nil, l.RouteData(1), true)}
+	right := &remoting.Command{Body: route.EncodeTopicRouteData(nil, l.RouteData(0), true)}
+	for round := range 3 { // the second and third rounds compare with what the first remembered
+		if got := check(wrong); got != "wrong brokers" {
+			t.Fatalf("round %d: another cluster's route: got %q", round, got)
+		}
+		if got := check(right); got != "" {
+			t.Fatalf("round %d: the right route: got %q", round, got)
+		}
+	}
+	// A remembered body is a copy: a reused answer buffer changes nothing.
+	clean := bytes.Clone(right.Body)
+	for i := range right.Body {
+		right.Body[i] = 'x'
+	}
+	if got := check(right); got != "bad route body" {
+		t.Fatalf("a garbage body after the right one was remembered: got %q", got)
+	}
+	if got := check(&remoting.Command{Body: clean}); got != "" {
+		t.Fatalf("the right route again: got %q", got)
 	}
 }
