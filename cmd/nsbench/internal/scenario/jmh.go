@@ -1,6 +1,7 @@
 package scenario
 
 import (
+	"fmt"
 	"time"
 
 	"github.com/gonamesrv/gonamesrv/cmd/nsbench/internal/load"
@@ -19,13 +20,16 @@ const jmhPause = 100 * time.Millisecond
 const (
 	ScenarioJMHQuiet    = "jmh-route quiet"
 	ScenarioJMHStorm    = "jmh-route storm"
+	ScenarioJMHTwin     = "jmh-route storm at a twin"
 	ScenarioJMHRegister = "jmh-register"
 )
 
 // JMHParts selects the phases of JMH.
 type JMHParts struct {
 	// Storm: route queries while every broker re-registers after a random
-	// 0-100 ms (jmh-route), after the same queries with no registrations.
+	// 0-100 ms (jmh-route), after the same queries with no registrations,
+	// then the same storm sent to a twin server (ScenarioJMHTwin) while the
+	// queries still go to the first.
 	Storm bool
 	// FlatOut: every broker re-registers back to back (jmh-register), with
 	// the route queries still measured.
@@ -59,10 +63,11 @@ func JMH(e *Env, routeLoad Load, parts JMHParts) (Result, error) {
 		if parts.Storm {
 			runs = append(runs,
 				func() ([]report.Phase, error) { return e.run(s, ScenarioJMHQuiet, route) },
-				func() ([]report.Phase, error) { return e.runWithStorm(s, ScenarioJMHStorm, jmhPause, route) })
+				func() ([]report.Phase, error) { return e.runWithStorm(s, s, ScenarioJMHStorm, jmhPause, route) },
+				func() ([]report.Phase, error) { return e.runWithStormAtTwin(s, route) })
 		}
 		if parts.FlatOut {
-			runs = append(runs, func() ([]report.Phase, error) { return e.runWithStorm(s, ScenarioJMHRegister, 0, route) })
+			runs = append(runs, func() ([]report.Phase, error) { return e.runWithStorm(s, s, ScenarioJMHRegister, 0, route) })
 		}
 		for _, measure := range runs {
 			phases, err := measure()
@@ -73,6 +78,20 @@ func JMH(e *Env, routeLoad Load, parts JMHParts) (Result, error) {
 		}
 	}
 	return result, nil
+}
+
+// runWithStormAtTwin starts and seeds a twin of s (same kind, same data)
+// and sends it the jmh-route storm while route measures s: the route
+// queries then share the machine with the storm, but not their server. Its
+// route p99 against the storm's at s tells the server's own share of the
+// storm's effect from the machine's.
+func (e *Env) runWithStormAtTwin(s *seeded, route load.Stream) ([]report.Phase, error) {
+	twin, err := e.seed(s.server.Kind, s.spec, s.regs, 0)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", ScenarioJMHTwin, err)
+	}
+	defer twin.close()
+	return e.runWithStorm(s, twin, ScenarioJMHTwin, jmhPause, route)
 }
 
 func mib(bytes int64) float64 { return float64(bytes) / (1 << 20) }

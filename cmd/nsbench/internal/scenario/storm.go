@@ -15,22 +15,26 @@ import (
 // runWithStorm measures streams against s while every seeded broker
 // re-registers (a new data version of the same table, as Java's JMH) from
 // the storm senders Env.StartSenders gives, waiting a random time below
-// pauseBelow before each registration (0: flat out). The senders register
-// over connections of their own, which the server then takes as the
-// brokers' connections (what a restarted broker does); once their window is
-// over, every broker registers again on the connection s seeded it on, and
-// only then are the senders' connections closed, so that closing them
-// unregisters nothing. Their phase joins the streams' phases, with the
-// server's CPU use of the same window.
-func (e *Env) runWithStorm(s *seeded, scenario string, pauseBelow time.Duration, streams ...load.Stream) ([]report.Phase, error) {
-	job := senders.Job{Addr: s.server.Addr, Spec: s.spec, Mode: load.RegisterNewVersion, PauseBelow: pauseBelow, Window: e.Window}
+// pauseBelow before each registration (0: flat out). The storm goes to
+// stormAt: s itself, or a twin of s (same kind, same data) to measure what
+// the storm costs the route queries through the machine alone (the cores,
+// the kernel's loopback copies) when the server answering them does none of
+// the registration work. The senders register over connections of their
+// own, which the server then takes as the brokers' connections (what a
+// restarted broker does); once their window is over, every broker registers
+// again on the connection stormAt seeded it on, and only then are the
+// senders' connections closed, so that closing them unregisters nothing.
+// Their phase joins the streams' phases, with the CPU use of the server the
+// streams went to.
+func (e *Env) runWithStorm(s, stormAt *seeded, scenario string, pauseBelow time.Duration, streams ...load.Stream) ([]report.Phase, error) {
+	job := senders.Job{Addr: stormAt.server.Addr, Spec: stormAt.spec, Mode: load.RegisterNewVersion, PauseBelow: pauseBelow, Window: e.Window}
 	storm, err := e.StartSenders(job)
 	if err != nil {
 		return nil, fmt.Errorf("%s against %s: %w", scenario, s.server.Kind, err)
 	}
-	e.Log.WithFields(logrus.Fields{"scenario": scenario, "target": s.server.Kind, "nice": storm.Nice()}).Info("storm senders ready")
+	e.Log.WithFields(logrus.Fields{"scenario": scenario, "target": s.server.Kind, "stormAt": stormAt.server.Addr, "nice": storm.Nice()}).Info("storm senders ready")
 	phases, err := e.runBegun(s, scenario, storm, streams)
-	if reclaimErr := load.Seed(e.Ctx, s.regs, s.brokers, load.FirstVersion); reclaimErr != nil {
+	if reclaimErr := load.Seed(e.Ctx, stormAt.regs, stormAt.brokers, load.FirstVersion); reclaimErr != nil {
 		err = errors.Join(err, fmt.Errorf("%s against %s: take the brokers back: %w", scenario, s.server.Kind, reclaimErr))
 	}
 	if closeErr := storm.Close(); closeErr != nil {

@@ -5,6 +5,8 @@ import (
 	"time"
 
 	"github.com/gonamesrv/gonamesrv/cmd/nsbench/internal/load"
+	"github.com/gonamesrv/gonamesrv/cmd/nsbench/internal/report"
+	"github.com/gonamesrv/gonamesrv/remoting"
 )
 
 func TestStormRunsTheSendersBesideTheStreamsAndLeavesEveryBrokerRegistered(t *testing.T) {
@@ -16,7 +18,7 @@ func TestStormRunsTheSendersBesideTheStreamsAndLeavesEveryBrokerRegistered(t *te
 	defer closeAll(servers)
 	brokers := len(load.NewLayout(smallSpec).Brokers())
 	for _, s := range servers {
-		phases, err := e.runWithStorm(s, "storm", time.Millisecond, load.RouteStream(s.layout, s.clients, 1))
+		phases, err := e.runWithStorm(s, s, "storm", time.Millisecond, load.RouteStream(s.layout, s.clients, 1))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -48,5 +50,52 @@ func TestStormRunsTheSendersBesideTheStreamsAndLeavesEveryBrokerRegistered(t *te
 			}
 		}
 		time.Sleep(2 * time.Millisecond)
+	}
+}
+
+func TestStormAtATwinLeavesTheMeasuredServerAlone(t *testing.T) {
+	e := inProcessEnv(t)
+	servers, err := e.seedAll(smallSpec, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer closeAll(servers)
+	for _, s := range servers {
+		twin, err := e.seed(s.server.Kind, s.spec, s.regs, 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		phases, err := e.runWithStorm(s, twin, ScenarioJMHTwin, time.Millisecond, load.RouteStream(s.layout, s.clients, 1))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(phases) != 2 || phases[0].Requests == 0 || phases[1].Requests == 0 || phases[0].Target != s.server.Kind {
+			t.Fatalf("%s: phases %+v", s.server.Kind, phases)
+		}
+		// Every broker is back on the connection the twin seeded it on:
+		// the twin still answers every cluster's route.
+		for c := range twin.layout.Clusters {
+			resp, err := twin.clients[0].Invoke(e.Ctx, load.RouteRequest(twin.layout.Clusters[c].Topics[0]))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if kind := twin.layout.ExpectRoute(c)(resp); kind != "" {
+				t.Fatalf("%s twin, cluster %d after the storm: %s", s.server.Kind, c, kind)
+			}
+		}
+		// The storm's new data version reached the twin only: the measured
+		// NameServer still holds the seeded one (the baseline answers a
+		// fixed "unchanged" and tells nothing).
+		if s.server.Kind == report.TargetNamesrv {
+			broker := s.layout.Brokers()[0]
+			resp, err := s.clients[0].Invoke(e.Ctx, load.QueryDataVersionRequest(broker, load.FirstVersion))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if resp.Code != remoting.SUCCESS || resp.ExtFields["changed"] != "false" {
+				t.Fatalf("the measured NameServer's data version of %s moved: code %d, changed=%s", broker.Name, resp.Code, resp.ExtFields["changed"])
+			}
+		}
+		twin.close()
 	}
 }

@@ -38,8 +38,8 @@ var sections = []struct {
 	{"Heartbeats", "BROKER_HEARTBEAT and QUERY_DATA_VERSION for random seeded brokers.", []string{ScenarioHeartbeat}},
 	{"Registrations", "One broker with 10,000 topics re-registering back to back on its own connection: with a new data version and a changed topic table each time (the server decodes and applies the table), with a new data version of the same table (what a broker sends after a config change), then with the seeded body (unchanged).",
 		[]string{ScenarioRegister}},
-	{"Java JMH shapes", "4 clusters x 8 brokers, 10,000 topics per cluster, 8 queues (40,000 topics, 320,000 queue entries). Route queries at 4x1 (JMH used 4 threads) alone, then while every broker re-registers with a new data version after a random 0-100 ms (jmh-route storm), then while all 32 re-register flat out (jmh-register). For both servers alike, the registrations come from a child process at nice +10 (`nsbench storm-senders`) on connections of its own, so that the route clients are not starved by senders in their own process.",
-		[]string{scenario.ScenarioJMHQuiet, scenario.ScenarioJMHStorm, scenario.ScenarioJMHRegister}},
+	{"Java JMH shapes", "4 clusters x 8 brokers, 10,000 topics per cluster, 8 queues (40,000 topics, 320,000 queue entries). Route queries at 4x1 (JMH used 4 threads) alone, then while every broker re-registers with a new data version after a random 0-100 ms (jmh-route storm), then with the same storm sent to a twin server of the same kind and data while the queries still go to the first (jmh-route storm at a twin: what the storm costs the queries through the shared machine alone), then while all 32 re-register flat out (jmh-register). For both servers alike, the registrations come from a child process at nice +10 (`nsbench storm-senders`) on connections of its own, so that the route clients are not starved by senders in their own process.",
+		[]string{scenario.ScenarioJMHQuiet, scenario.ScenarioJMHStorm, scenario.ScenarioJMHTwin, scenario.ScenarioJMHRegister}},
 }
 
 // WriteMarkdown writes the whole page.

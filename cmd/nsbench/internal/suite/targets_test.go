@@ -86,3 +86,24 @@ func TestEvaluateCountsErrorsAgainstATarget(t *testing.T) {
 		t.Fatalf("a route target with a wrong answer: %+v", target)
 	}
 }
+
+func TestTheStormTargetSaysWhatTheTwinAndTheBaselineShowed(t *testing.T) {
+	run := fullRun(1)
+	l := scenario.Load{Conns: 4, InFlight: 1}
+	run.Phases = append(run.Phases,
+		phase(scenario.ScenarioJMHTwin, report.TargetNamesrv, "route", l, 900, 180, 0),
+		phase(scenario.ScenarioJMHQuiet, report.TargetBaseline, "route", l, 1000, 80, 0),
+		phase(scenario.ScenarioJMHStorm, report.TargetBaseline, "route", l, 900, 400, 0))
+	for _, target := range Evaluate(run, goBenchFast, 10000) {
+		if !strings.HasPrefix(target.Goal, "jmh-route: route p99") {
+			continue
+		}
+		for _, want := range []string{"twin NameServer: p99 180 us (1.80x quiet)", "baseline in its storm: p99 400 us against 80.0 us quiet (5.00x)"} {
+			if !strings.Contains(target.Measured, want) {
+				t.Errorf("storm target %q lacks %q", target.Measured, want)
+			}
+		}
+		return
+	}
+	t.Fatal("no storm target")
+}
