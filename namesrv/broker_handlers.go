@@ -28,7 +28,7 @@ func (ns *NameServer) registerBroker(conn *remoting.Conn, req *remoting.Command)
 	if err := remoting.DecodeHeader(req, &h); err != nil {
 		return withExt(systemError(req, err.Error()), &registerBrokerResponseHeader{})
 	}
-	sums := sumRegistrationBody(req.Version, h.Compressed, req.Body)
+	sums := sumRegistrationBody(req, h.Compressed)
 	bodyCrc := int32(sums.CRC & 0x7FFFFFFF)
 	if h.BodyCrc32 != 0 && bodyCrc != h.BodyCrc32 {
 		ns.log.WithFields(logrus.Fields{"brokerAddr": h.BrokerAddr, "peer": conn.RemoteAddr(),
@@ -108,16 +108,22 @@ type registrationSums struct {
 	skippable bool
 }
 
-// sumRegistrationBody checksums a registration body in one pass: for a body
-// that may skip decoding, its CRC, DataVersion and table fingerprint
-// (route.SumRegisterBrokerBody); for any other, its CRC alone. The
-// fingerprint is recorded with a full apply too, so that the next new
-// DataVersion with the same table can skip it.
-func sumRegistrationBody(version int32, compressed bool, body []byte) registrationSums {
-	if !maySkipBody(version, compressed, body) {
-		return registrationSums{RegisterBrokerBodySums: route.RegisterBrokerBodySums{CRC: crc32.ChecksumIEEE(body)}}
+// sumRegistrationBody reads what the registration needs of its body before
+// deciding whether to decode it: its CRC (taken by the server as a large
+// frame arrived, or computed here), and for a body that may skip decoding
+// its DataVersion and table fingerprint (route.SumRegisterBrokerBodyWithCRC,
+// which reads only the bytes up to the version). The fingerprint is
+// recorded with a full apply too, so that the next new DataVersion with the
+// same table can skip it.
+func sumRegistrationBody(req *remoting.Command, compressed bool) registrationSums {
+	crc, known := req.BodyCRC32()
+	if !known {
+		crc = crc32.ChecksumIEEE(req.Body)
 	}
-	sums, err := route.SumRegisterBrokerBody(body)
+	if !maySkipBody(req.Version, compressed, req.Body) {
+		return registrationSums{RegisterBrokerBodySums: route.RegisterBrokerBodySums{CRC: crc}}
+	}
+	sums, err := route.SumRegisterBrokerBodyWithCRC(req.Body, crc)
 	return registrationSums{RegisterBrokerBodySums: sums, skippable: err == nil}
 }
 

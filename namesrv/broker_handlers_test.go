@@ -1,10 +1,12 @@
 package namesrv
 
 import (
+	"fmt"
 	"maps"
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/sirupsen/logrus"
 
@@ -218,6 +220,12 @@ func TestRegisterBrokerRefusals(t *testing.T) {
 			req.ExtFields["bodyCrc32"] = strconv.FormatInt(crc^1, 10)
 			return req
 		}, "crc32 not match"},
+		{"crc mismatch in a large body, whose CRC the server takes as it arrives", func() *remoting.Command {
+			req := largeBroker().RegisterRequest()
+			crc, _ := strconv.ParseInt(req.ExtFields["bodyCrc32"], 10, 64)
+			req.ExtFields["bodyCrc32"] = strconv.FormatInt(crc^1, 10)
+			return req
+		}, "crc32 not match"},
 		{"first registration with one topic", oneTopic.RegisterRequest, "register broker failed"},
 		{"undecodable body", func() *remoting.Command { return nstest.BrokerAMaster.RequestWith([]byte("{broken")) }, decodeFailedRemark},
 		{"negative version", func() *remoting.Command {
@@ -404,4 +412,54 @@ func TestRegisterBrokerNewVersionSameTableSkipsDecoding(t *testing.T) {
 	if data := nstest.DecodeRoute(t, nstest.RouteQuery(t, s.client, "TopicA", 479)); data.QueueDatas[0].Perm&route.PermWrite == 0 {
 		t.Fatalf("write perm not restored by the new version: %+v", data.QueueDatas[0])
 	}
+}
+
+// largeBroker is broker-a with a body of more than 64 KiB, which the server
+// assembles as it arrives and whose CRC it takes on the way
+// (remoting.Command.BodyCRC32).
+func largeBroker() nstest.Broker {
+	b := nstest.BrokerAMaster
+	b.Topics = map[string]int32{}
+	for i := range 2000 {
+		b.Topics[fmt.Sprintf("LargeTopic-%04d", i)] = 8
+	}
+	return b
+}
+
+// TestRegisterBrokerLargeBodyPaths: a large body goes through the same three
+// paths as a small one, with the CRC the server took: applied in full, the
+// same body again (unchanged), and a new data version of the same table,
+// whose fingerprint is derived from that CRC.
+func TestRegisterBrokerLargeBodyPaths(t *testing.T) {
+	s := startServer(t, nil)
+	b := largeBroker()
+	if n := len(b.Body()); n < 64<<10 {
+		t.Fatalf("body of %d bytes is not a large frame", n)
+	}
+	nstest.MustCode(t, nstest.Register(t, s.client, b), remoting.SUCCESS)
+	nstest.MustCode(t, nstest.Register(t, s.client, b), remoting.SUCCESS)
+	next := b
+	next.Version.Counter++
+	nstest.MustCode(t, nstest.Register(t, s.client, next), remoting.SUCCESS)
+	changed, stored := s.ns.routes.QueryDataVersion(b.Cluster, b.Addr, &next.Version, time.Now())
+	if changed || stored == nil || *stored != next.Version {
+		t.Fatalf("data version after the new version: changed=%v stored=%+v, want %+v", changed, stored, next.Version)
+	}
+	if !s.topicExists("LargeTopic-1999") {
+		t.Fatal("a topic of the large body is not routed")
+	}
+	// The table fingerprint of the new version matched the one recorded with
+	// the full apply: the registration skipped the table.
+	if !s.ns.routes.IsUnchangedTopicTable(b.Cluster, b.Addr, b.ID, mustTableFingerprint(t, next.Body())) {
+		t.Fatal("the fingerprint recorded for the large body does not match its own table")
+	}
+}
+
+func mustTableFingerprint(t *testing.T, body []byte) uint64 {
+	t.Helper()
+	_, fp, err := route.RegisterBrokerTableFingerprint(body)
+	if err != nil || fp == 0 {
+		t.Fatalf("fingerprint %x, %v", fp, err)
+	}
+	return fp
 }

@@ -40,6 +40,10 @@ type Command struct {
 	// frameBuffers the pool it goes back to on ReleaseBody; nil otherwise.
 	frameBuffer  []byte
 	frameBuffers *frameBufferPool
+	// bodyCRC is the CRC-32 of Body taken as a large frame arrived, when
+	// bodyCRCKnown (BodyCRC32).
+	bodyCRC      uint32
+	bodyCRCKnown bool
 }
 
 // NewRequest builds a request as our tools send it: language GO, version

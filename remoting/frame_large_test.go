@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"crypto/sha256"
 	"encoding/binary"
+	"hash/crc32"
 	"math/rand/v2"
 	"strconv"
 	"testing"
@@ -13,11 +14,20 @@ import (
 )
 
 // digestHandler answers with the SHA-256 of the request body, so a test can
-// check a large body arrived intact without echoing megabytes.
+// check a large body arrived intact without echoing megabytes. Its "crc"
+// field says whether the server gave the body's CRC (BodyCRC32) and whether
+// it was right.
 func digestHandler(release bool) Handler {
 	return func(_ *Conn, req *Command) *Command {
 		sum := sha256.Sum256(req.Body)
 		resp := NewResponse(req, SUCCESS, req.ExtFields["echo"])
+		resp.ExtFields = map[string]string{"crc": "unknown"}
+		if crc, known := req.BodyCRC32(); known {
+			resp.ExtFields["crc"] = "right"
+			if crc != crc32.ChecksumIEEE(req.Body) {
+				resp.ExtFields["crc"] = "wrong"
+			}
+		}
 		resp.Body = sum[:]
 		if release {
 			req.ReleaseBody()
@@ -70,6 +80,15 @@ func TestServerLargeFramesInPiecesBetweenSmallOnes(t *testing.T) {
 				want := sha256.Sum256(randomBody(uint64(i), size))
 				if resp == nil || resp.Remark != strconv.Itoa(i) || !bytes.Equal(resp.Body, want[:]) {
 					t.Fatalf("answer %d (%d-byte body) missing or wrong: %+v", i, size, resp)
+				}
+				// frames of largeFrameSize and more are assembled, and their
+				// body's CRC taken on the way; the others are left to the handler
+				wantCRC := "unknown"
+				if size+len(mustEncode(t, NewRequest(REGISTER_BROKER, map[string]string{"echo": strconv.Itoa(i)}, nil))) >= largeFrameSize {
+					wantCRC = "right"
+				}
+				if got := resp.ExtFields["crc"]; got != wantCRC {
+					t.Errorf("answer %d (%d-byte body): body CRC %s, want %s", i, size, got, wantCRC)
 				}
 			}
 		})

@@ -93,30 +93,33 @@ type RegisterBrokerBodySums struct {
 }
 
 // SumRegisterBrokerBody reads the DataVersion of a JSON REGISTER_BROKER body
-// and computes its CRC and its table fingerprint in one pass over the
-// bytes: the CRCs of the bytes before, inside and after the version are
-// joined (internal/crcjoin) into both. A body of 2 MB costs one checksum
-// instead of two. On an error (the JSON up to the version is malformed) the
-// CRC is still that of the whole body, and the rest is zero.
+// and computes its CRC and its table fingerprint in one pass over the bytes
+// (SumRegisterBrokerBodyWithCRC of its CRC). On an error (the JSON up to the
+// version is malformed) the CRC is still that of the whole body, and the
+// rest is zero.
 func SumRegisterBrokerBody(b []byte) (RegisterBrokerBodySums, error) {
+	return SumRegisterBrokerBodyWithCRC(b, crc32.ChecksumIEEE(b))
+}
+
+// SumRegisterBrokerBodyWithCRC is SumRegisterBrokerBody for a body whose
+// CRC-32 (IEEE) is known (the server takes it while a large frame arrives):
+// it reads the bytes up to the end of the DataVersion only, and derives the
+// CRC of the bytes after it from the whole (internal/crcjoin).
+func SumRegisterBrokerBodyWithCRC(b []byte, crc uint32) (RegisterBrokerBodySums, error) {
+	sums := RegisterBrokerBodySums{CRC: crc}
 	r := jsonReader{data: b}
 	v, start, end, err := findWrapperDataVersionSpan(&r)
-	if err != nil || end == 0 {
-		sums := RegisterBrokerBodySums{CRC: crc32.ChecksumIEEE(b)}
-		if err != nil {
-			return sums, fmt.Errorf("register broker table fingerprint: %w", err)
-		}
-		sums.DataVersion = v
+	if err != nil {
+		return sums, fmt.Errorf("register broker table fingerprint: %w", err)
+	}
+	sums.DataVersion = v
+	if end == 0 {
 		return sums, nil
 	}
 	before := crc32.ChecksumIEEE(b[:start])
-	withVersion := crc32.Update(before, crc32.IEEETable, b[start:end])
-	after := crc32.ChecksumIEEE(b[end:])
-	return RegisterBrokerBodySums{
-		CRC:              crcjoin.IEEE(withVersion, after, len(b)-end),
-		DataVersion:      v,
-		TableFingerprint: uint64(len(b)-(end-start))<<32 | uint64(crcjoin.IEEE(before, after, len(b)-end)),
-	}, nil
+	after := crcjoin.IEEESuffix(crc, crc32.Update(before, crc32.IEEETable, b[start:end]), len(b)-end)
+	sums.TableFingerprint = uint64(len(b)-(end-start))<<32 | uint64(crcjoin.IEEE(before, after, len(b)-end))
+	return sums, nil
 }
 
 func findWrapperDataVersion(r *jsonReader) (DataVersion, error) {

@@ -22,6 +22,9 @@ func TestIEEEEqualsTheChecksumOfTheConcatenation(t *testing.T) {
 			if got := IEEE(crc32.ChecksumIEEE(a), crc32.ChecksumIEEE(b), lb); got != want {
 				t.Fatalf("len(A)=%d len(B)=%d: joined %08x, checksum of A+B %08x", la, lb, got, want)
 			}
+			if got, wantB := IEEESuffix(want, crc32.ChecksumIEEE(a), lb), crc32.ChecksumIEEE(b); got != wantB {
+				t.Fatalf("len(A)=%d len(B)=%d: suffix %08x, checksum of B %08x", la, lb, got, wantB)
+			}
 		}
 	}
 }
@@ -48,6 +51,9 @@ func FuzzIEEE(f *testing.F) {
 		a, b := data[:at], data[at:]
 		if got, want := IEEE(crc32.ChecksumIEEE(a), crc32.ChecksumIEEE(b), len(b)), crc32.ChecksumIEEE(data); got != want {
 			t.Fatalf("cut %d of %d: joined %08x, want %08x", at, len(data), got, want)
+		}
+		if got, want := IEEESuffix(crc32.ChecksumIEEE(data), crc32.ChecksumIEEE(a), len(b)), crc32.ChecksumIEEE(b); got != want {
+			t.Fatalf("cut %d of %d: suffix %08x, want %08x", at, len(data), got, want)
 		}
 	})
 }
