@@ -34,6 +34,8 @@ type NameServer struct {
 	// fullRegistrations bounds how many registrations decode and apply a
 	// topic table at once (see registrationSlots).
 	fullRegistrations slots
+	// answerBuffers lends the route answers their bodies.
+	answerBuffers remoting.AnswerBuffers
 }
 
 // New loads the KV store, binds the listener of settings' bindAddress and

@@ -30,20 +30,29 @@ func (ns *NameServer) getRouteInfoByTopic(_ *remoting.Conn, req *remoting.Comman
 	}
 	standard := req.Version >= route.VersionV4_9_4 || h.AcceptStandardJSONOnly
 
-	var body []byte
-	var found bool
 	if h.ZoneMode && strings.TrimSpace(h.ZoneName) != "" {
-		body, found = ns.zoneFilteredRoute(h.Topic, h.ZoneName, orderConf)
-	} else {
-		body, found = ns.routes.RouteJSON(nil, h.Topic, route.RouteQuery{Standard: standard, OrderTopicConf: orderConf})
+		body, found := ns.zoneFilteredRoute(h.Topic, h.ZoneName, orderConf)
+		if !found {
+			return topicNotExist(req, h.Topic)
+		}
+		resp := success(req)
+		resp.Body = body
+		return resp
 	}
+	buf := ns.answerBuffers.Lend()
+	body, found := ns.routes.RouteJSON(*buf, h.Topic, route.RouteQuery{Standard: standard, OrderTopicConf: orderConf})
 	if !found {
-		return remoting.NewResponse(req, remoting.TOPIC_NOT_EXIST,
-			"No topic route info in name server for the topic: "+h.Topic+faqURL)
+		ns.answerBuffers.Return(buf)
+		return topicNotExist(req, h.Topic)
 	}
 	resp := success(req)
-	resp.Body = body
+	resp.SetLentBody(body, buf, &ns.answerBuffers)
 	return resp
+}
+
+// topicNotExist is Java's answer for a topic without a route.
+func topicNotExist(req *remoting.Command, topic string) *remoting.Command {
+	return remoting.NewResponse(req, remoting.TOPIC_NOT_EXIST, "No topic route info in name server for the topic: "+topic+faqURL)
 }
 
 // zoneFilteredRoute applies the zone filter of protocol.md 2.6.1 and, like

@@ -44,6 +44,10 @@ type Command struct {
 	// bodyCRCKnown (BodyCRC32).
 	bodyCRC      uint32
 	bodyCRCKnown bool
+	// lentBody is the buffer Body was built in, lent by lentFrom
+	// (SetLentBody); the server returns it after encoding the answer.
+	lentBody *[]byte
+	lentFrom *AnswerBuffers
 }
 
 // NewRequest builds a request as our tools send it: language GO, version

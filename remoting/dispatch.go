@@ -80,9 +80,14 @@ func (s *Server) runHandler(h Handler, conn *Conn, request *Command) (response *
 
 // appendResponse finishes response for request (flag, opaque, serialize
 // type) and appends its frame, unless there is nothing to send: no
-// response, or a one-way request, which is never answered.
+// response, or a one-way request, which is never answered. A lent body's
+// buffer goes back to its AnswerBuffers either way.
 func (s *Server) appendResponse(out []byte, conn *Conn, request, response *Command) []byte {
-	if response == nil || request.IsOneway() {
+	if response == nil {
+		return out
+	}
+	defer response.returnLentBody() // the body is copied into the frame, or not sent
+	if request.IsOneway() {
 		return out
 	}
 	response.MarkResponse()
