@@ -50,7 +50,7 @@ func New(settings *config.Settings, log *logrus.Entry) (*NameServer, error) {
 	ns := &NameServer{
 		settings:  settings,
 		log:       log,
-		routes:    route.NewManager(routeConfig(cfg)),
+		routes:    route.NewManager(withLog(routeConfig(cfg), log.WithField("component", "route"))),
 		kv:        kv,
 		brokers:   newBrokerConns(),
 		startedAt: time.Now(),
@@ -110,6 +110,12 @@ func (ns *NameServer) Shutdown(ctx context.Context) error {
 }
 
 // routeConfig takes the route manager's live settings out of the daemon's.
+// withLog is cfg with the route manager's logger, which only NewManager reads.
+func withLog(cfg route.Config, log *logrus.Entry) route.Config {
+	cfg.Log = log
+	return cfg
+}
+
 func routeConfig(cfg *config.Config) route.Config {
 	return route.Config{
 		SupportActingMaster:               cfg.SupportActingMaster,

@@ -15,18 +15,15 @@ import (
 // to do (quirk Q30: no second unregistration).
 func (m *Manager) ScanExpired(now time.Time) []RemovedBroker {
 	m.mu.Lock()
-	defer m.mu.Unlock()
+	defer m.unlock()
 	expired := m.expiry.collect(now.UnixMilli(), nil)
 	if len(expired) == 0 {
 		return nil
 	}
 	slices.SortFunc(expired, func(a, b *liveBroker) int { return compareAddrInfo(a.key, b.key) })
 	for _, entry := range expired {
-		if !log.IsLevelEnabled(log.WarnLevel) {
-			break
-		}
-		log.WithFields(log.Fields{"cluster": entry.key.cluster, "brokerAddr": entry.key.addr,
-			"timeoutMillis": entry.timeoutMillis}).Warn("broker expired")
+		m.logLater(log.WarnLevel, log.Fields{"cluster": entry.key.cluster, "brokerAddr": entry.key.addr,
+			"timeoutMillis": entry.timeoutMillis}, "broker expired")
 	}
 	t := m.begin()
 	removed := m.removeLiveBrokers(t, expired)

@@ -4,6 +4,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/sirupsen/logrus"
 )
 
 // Concurrency and lock order. There is exactly one lock, Manager.mu, held by
@@ -38,6 +40,11 @@ type Config struct {
 	// DefaultHeartbeatTimeout applies to brokers that register without
 	// heartbeatTimeoutMillis; zero or less means DefaultHeartbeatTimeout.
 	DefaultHeartbeatTimeout time.Duration
+	// Log receives the manager's lines (brokers registered, unregistered,
+	// expired; requests ignored), written after the writer lock is
+	// released. NewManager reads it (nil: logrus's standard logger);
+	// SetConfig keeps the first, and Config returns it nil.
+	Log *logrus.Entry
 }
 
 // ConnID is the identity of one transport connection, given by the daemon and
@@ -71,11 +78,20 @@ type Manager struct {
 	connBrokers map[ConnID]map[brokerAddrInfo]struct{}
 	// expiry finds expired live entries without walking all of them.
 	expiry expiryWheel
+	// pendingLogs are the lines of the current writer, written by unlock.
+	pendingLogs []pendingLog
+
+	log *logrus.Entry // set once by NewManager
 }
 
 // NewManager returns a Manager with empty tables.
 func NewManager(cfg Config) *Manager {
+	log := cfg.Log
+	if log == nil {
+		log = logrus.NewEntry(logrus.StandardLogger())
+	}
 	m := &Manager{
+		log:            log,
 		brokerTopics:   map[string]map[string]struct{}{},
 		queueDataEpoch: map[string]uint64{},
 		connBrokers:    map[ConnID]map[brokerAddrInfo]struct{}{},
@@ -89,7 +105,7 @@ func NewManager(cfg Config) *Manager {
 // rebuilt on their next query.
 func (m *Manager) SetConfig(cfg Config) {
 	m.mu.Lock()
-	defer m.mu.Unlock()
+	defer m.unlock()
 	t := m.begin()
 	t.edit().cfg = normalizeConfig(cfg)
 	t.commit()
@@ -101,6 +117,7 @@ func (m *Manager) Config() Config {
 }
 
 func normalizeConfig(cfg Config) Config {
+	cfg.Log = nil // the manager's, not a setting of the snapshot
 	if cfg.DefaultHeartbeatTimeout <= 0 {
 		cfg.DefaultHeartbeatTimeout = DefaultHeartbeatTimeout
 	}

@@ -18,7 +18,7 @@ func (m *Manager) AddWritePerm(brokerName string) int {
 
 func (m *Manager) changePermByLock(brokerName string, change func(int32) int32) int {
 	m.mu.Lock()
-	defer m.mu.Unlock()
+	defer m.unlock()
 	t := m.begin()
 	count := t.changePerm(brokerName, change)
 	t.commit()

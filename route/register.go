@@ -141,7 +141,7 @@ func (m *Manager) RegisterBroker(req *RegisterBrokerRequest, now time.Time) (Reg
 	}
 	r := newRegistration(req, now)
 	m.mu.Lock()
-	defer m.mu.Unlock()
+	defer m.unlock()
 	t := m.begin()
 	if r.wrapper == nil && !m.canSkipTopicTable(t.view(), r) {
 		return RegisterBrokerResult{}, nil, fmt.Errorf("register %s: %w", req.BrokerAddr, ErrTopicTableRequired)
@@ -186,9 +186,9 @@ func (m *Manager) register(t *txn, r *registration) (RegisterBrokerResult, []Min
 		if live && holder.dataVersion.StateVersion > r.dv.StateVersion {
 			t.publishGroup(req.BrokerName, oldGroup, data, addrs)
 			t.removeLive(r.key)
-			log.WithFields(log.Fields{"cluster": req.ClusterName, "brokerName": req.BrokerName,
-				"brokerId": req.BrokerID, "brokerAddr": req.BrokerAddr, "holder": oldAddr}).
-				Warn("registration with an older stateVersion ignored")
+			m.logLater(log.WarnLevel, log.Fields{"cluster": req.ClusterName, "brokerName": req.BrokerName,
+				"brokerId": req.BrokerID, "brokerAddr": req.BrokerAddr, "holder": oldAddr},
+				"registration with an older stateVersion ignored")
 			return RegisterBrokerResult{}, nil, nil
 		}
 	}
@@ -265,8 +265,8 @@ func (m *Manager) refreshLive(t *txn, r *registration, prev *liveBroker, applied
 				prev.appliedTopics, prev.appliedEpoch, prev.appliedBody, prev.appliedWithDelete
 			entry.fullApply = prev.fullApply
 		} else {
-			log.WithFields(log.Fields{"cluster": req.ClusterName, "brokerAddr": req.BrokerAddr,
-				"haServerAddr": req.HAServerAddr}).Info("new broker registered")
+			m.logLater(log.InfoLevel, log.Fields{"cluster": req.ClusterName, "brokerAddr": req.BrokerAddr,
+				"haServerAddr": req.HAServerAddr}, "new broker registered")
 		}
 	}
 	entry.lastUpdateMillis.Store(r.nowMilli)

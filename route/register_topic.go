@@ -12,12 +12,12 @@ func (m *Manager) RegisterTopic(topic string, queueDatas []QueueData) bool {
 		return false
 	}
 	m.mu.Lock()
-	defer m.mu.Unlock()
+	defer m.unlock()
 	t := m.begin()
 	for _, qd := range queueDatas {
 		if _, ok := t.view().groups.get(qd.BrokerName); !ok {
-			log.WithFields(log.Fields{"topic": topic, "brokerName": qd.BrokerName}).
-				Warn("register topic names an unknown broker; ignored")
+			m.logLater(log.WarnLevel, log.Fields{"topic": topic, "brokerName": qd.BrokerName},
+				"register topic names an unknown broker; ignored")
 			return false
 		}
 	}

@@ -137,7 +137,7 @@ func (m *Manager) topicsOf(brokerName string) []string {
 // its mapping back only this way).
 func (m *Manager) DeleteTopic(topic, clusterName string) {
 	m.mu.Lock()
-	defer m.mu.Unlock()
+	defer m.unlock()
 	t := m.begin()
 	if clusterName == "" {
 		t.deleteTopic(topic)

@@ -43,12 +43,12 @@ type unregisterOutcome struct {
 // fixed).
 func (m *Manager) UnregisterBrokers(reqs []UnregisterRequest) []MinBrokerIDChange {
 	m.mu.Lock()
-	defer m.mu.Unlock()
+	defer m.unlock()
 	t := m.begin()
 	items := make([]unregisterItem, 0, len(reqs))
 	for _, req := range reqs {
 		if req.ClusterName == "" || req.BrokerAddr == "" || req.BrokerName == "" {
-			log.WithField("request", req).Warn("unregister request with a missing field skipped")
+			m.logLater(log.WarnLevel, log.Fields{"request": req}, "unregister request with a missing field skipped")
 			continue
 		}
 		items = append(items, unregisterItem{req: req, groupKnown: true})
@@ -69,8 +69,8 @@ func (m *Manager) unregister(t *txn, items []unregisterItem, fenced bool) unregi
 		req := item.req
 		key := brokerAddrInfo{cluster: req.ClusterName, addr: req.BrokerAddr}
 		if fenced && req.Generation != UnfencedGeneration && req.Generation != t.generationOf(key) {
-			log.WithFields(log.Fields{"cluster": req.ClusterName, "brokerAddr": req.BrokerAddr,
-				"generation": req.Generation}).Info("stale unregister ignored: the broker registered again")
+			m.logLater(log.InfoLevel, log.Fields{"cluster": req.ClusterName, "brokerAddr": req.BrokerAddr,
+				"generation": req.Generation}, "stale unregister ignored: the broker registered again")
 			continue
 		}
 		if entry := t.removeLive(key); entry != nil {

@@ -13,7 +13,7 @@ import (
 // over a new connection is not touched by the old connection's close.
 func (m *Manager) ConnectionClosed(conn ConnID) []RemovedBroker {
 	m.mu.Lock()
-	defer m.mu.Unlock()
+	defer m.unlock()
 	keys := make([]brokerAddrInfo, 0, len(m.connBrokers[conn]))
 	for key := range m.connBrokers[conn] {
 		keys = append(keys, key)
@@ -55,10 +55,8 @@ func (m *Manager) removeLiveBrokers(t *txn, entries []*liveBroker) []RemovedBrok
 		if change, ok := outcome.notify[removed[i].BrokerName]; ok && change.OfflineBrokerAddr == removed[i].BrokerAddr {
 			removed[i].MinBrokerIDChange = &change
 		}
-		if log.IsLevelEnabled(log.InfoLevel) {
-			log.WithFields(log.Fields{"cluster": removed[i].ClusterName, "brokerAddr": removed[i].BrokerAddr,
-				"brokerName": removed[i].BrokerName}).Info("broker unregistered")
-		}
+		m.logLater(log.InfoLevel, log.Fields{"cluster": removed[i].ClusterName, "brokerAddr": removed[i].BrokerAddr,
+			"brokerName": removed[i].BrokerName}, "broker unregistered")
 	}
 	return removed
 }

@@ -56,8 +56,9 @@ func run(args []string) int {
 
 // newLogger configures the process logger: text (colour on a terminal) by
 // default, one JSON object per line with -log-format json. It is logrus's
-// standard logger, so the packages that log through it (route) follow the
-// same format and level.
+// standard logger, so anything that logs through that one follows the same
+// format and level; namesrv hands it to each part it starts (route gets it
+// in route.Config.Log).
 func newLogger(cfg *config.Config) (*logrus.Entry, error) {
 	logger := logrus.StandardLogger()
 	logger.SetOutput(os.Stderr)

@@ -1,0 +1,67 @@
+package route
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/sirupsen/logrus"
+)
+
+// lockProbe is a log output that records each line and whether the
+// manager's writer lock was held while it was written.
+type lockProbe struct {
+	m         *Manager
+	lines     []string
+	underLock int
+}
+
+func (p *lockProbe) Write(b []byte) (int, error) {
+	if p.m.mu.TryLock() {
+		p.m.mu.Unlock()
+	} else {
+		p.underLock++
+	}
+	p.lines = append(p.lines, string(b))
+	return len(b), nil
+}
+
+func TestManagerLogsGoToItsLoggerAfterTheWriterLock(t *testing.T) {
+	probe := &lockProbe{}
+	logger := logrus.New()
+	logger.SetOutput(probe)
+	logger.SetLevel(logrus.InfoLevel)
+	m := NewManager(Config{Log: logrus.NewEntry(logger).WithField("component", "route")})
+	probe.m = m
+	b := defaultMaster()
+	b.timeoutMillis = int64Ptr(10_000)
+	registerNormal(t, m, b, "T")
+	if removed := m.ScanExpired(testNow.Add(11 * time.Second)); len(removed) != 1 {
+		t.Fatalf("removed %+v", removed)
+	}
+	all := strings.Join(probe.lines, "")
+	for _, want := range []string{"new broker registered", "broker expired", "broker unregistered", "component=route", b.addr} {
+		if !strings.Contains(all, want) {
+			t.Errorf("the manager's log lacks %q:\n%s", want, all)
+		}
+	}
+	if probe.underLock != 0 {
+		t.Errorf("%d of %d lines written while the writer lock was held", probe.underLock, len(probe.lines))
+	}
+	if m.Config().Log != nil {
+		t.Error("Config returns the logger as a setting")
+	}
+}
+
+func TestManagerSkipsLinesBelowItsLoggersLevel(t *testing.T) {
+	probe := &lockProbe{}
+	logger := logrus.New()
+	logger.SetOutput(probe)
+	logger.SetLevel(logrus.ErrorLevel)
+	m := NewManager(Config{Log: logrus.NewEntry(logger)})
+	probe.m = m
+	registerNormal(t, m, defaultMaster(), "T")
+	if len(probe.lines) != 0 || len(m.pendingLogs) != 0 {
+		t.Fatalf("lines below the level were kept or written: %q, %d pending", probe.lines, len(m.pendingLogs))
+	}
+}
