@@ -9,12 +9,14 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/gonamesrv/gonamesrv/internal/testlog"
 )
 
 func newTestClient(t testing.TB, server *Server, cfg ClientConfig) *Client {
 	t.Helper()
 	if cfg.Logger == nil {
-		cfg.Logger = quietLogger()
+		cfg.Logger = testlog.Discard()
 	}
 	client := NewClient(server.Addr().String(), cfg)
 	t.Cleanup(func() { client.Close() })
@@ -162,7 +164,7 @@ func TestClientDialFailure(t *testing.T) {
 	}
 	addr := listener.Addr().String()
 	listener.Close()
-	client := NewClient(addr, ClientConfig{Logger: quietLogger()})
+	client := NewClient(addr, ClientConfig{Logger: testlog.Discard()})
 	defer client.Close()
 	if _, err := client.Invoke(testContext(t), NewRequest(GET_KV_CONFIG, nil, nil)); err == nil {
 		t.Fatal("Invoke on a closed port succeeded")
@@ -177,7 +179,7 @@ func TestClientAnswersPushedRequest(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer listener.Close()
-	client := NewClient(listener.Addr().String(), ClientConfig{Logger: quietLogger(), OnRequest: func(req *Command) *Command {
+	client := NewClient(listener.Addr().String(), ClientConfig{Logger: testlog.Discard(), OnRequest: func(req *Command) *Command {
 		return NewResponse(req, SUCCESS, "pong "+req.ExtFields["n"])
 	}})
 	defer client.Close()

@@ -1,6 +1,10 @@
 package remoting
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/gonamesrv/gonamesrv/internal/testlog"
+)
 
 func TestUnsupportedRemark(t *testing.T) {
 	if got := unsupportedRemark(99999); got != " request type 99999 not supported" {
@@ -9,7 +13,7 @@ func TestUnsupportedRemark(t *testing.T) {
 }
 
 func TestAppendResponse(t *testing.T) {
-	server := NewServer(ServerConfig{Logger: quietLogger()})
+	server := NewServer(ServerConfig{Logger: testlog.Discard()})
 	request := &Command{Code: 1, Opaque: 9, SerializeType: ROCKETMQ}
 	response := &Command{Code: 70000} // too wide for a binary header
 	out := server.appendResponse(nil, &Conn{}, request, response)

@@ -12,6 +12,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/gonamesrv/gonamesrv/internal/testlog"
 )
 
 // waitLimit bounds every wait in these tests so a bug fails instead of
@@ -24,7 +26,7 @@ func startServer(t testing.TB, cfg ServerConfig, setup func(*Server)) *Server {
 		cfg.Addr = "127.0.0.1:0"
 	}
 	if cfg.Logger == nil {
-		cfg.Logger = quietLogger()
+		cfg.Logger = testlog.Discard()
 	}
 	server := NewServer(cfg)
 	if setup != nil {
@@ -183,7 +185,7 @@ func TestServerBoundAddress(t *testing.T) {
 	if !ok || addr.Port == 0 || !addr.IP.IsLoopback() {
 		t.Fatalf("Addr() = %v", server.Addr())
 	}
-	second := NewServer(ServerConfig{Addr: addr.String(), Logger: quietLogger()})
+	second := NewServer(ServerConfig{Addr: addr.String(), Logger: testlog.Discard()})
 	if err := second.Start(); err == nil {
 		t.Fatal("a second server bound the same port")
 	}
@@ -479,7 +481,7 @@ func TestServerSlowSenderHoldsOnlyItsConnection(t *testing.T) {
 
 func TestServerGracefulShutdownFinishesSlowWork(t *testing.T) {
 	blocking := newBlockingHandler()
-	server := NewServer(ServerConfig{Addr: "127.0.0.1:0", Logger: quietLogger()})
+	server := NewServer(ServerConfig{Addr: "127.0.0.1:0", Logger: testlog.Discard()})
 	server.Handle(REGISTER_BROKER, blocking.handle, Slow())
 	if err := server.Start(); err != nil {
 		t.Fatal(err)
@@ -513,7 +515,7 @@ func TestServerGracefulShutdownFinishesSlowWork(t *testing.T) {
 func TestServerShutdownDeadline(t *testing.T) {
 	blocking := newBlockingHandler()
 	defer close(blocking.release)
-	server := NewServer(ServerConfig{Addr: "127.0.0.1:0", Logger: quietLogger()})
+	server := NewServer(ServerConfig{Addr: "127.0.0.1:0", Logger: testlog.Discard()})
 	server.Handle(REGISTER_BROKER, blocking.handle, Slow())
 	if err := server.Start(); err != nil {
 		t.Fatal(err)
@@ -540,7 +542,7 @@ func TestServerSendPushesToClient(t *testing.T) {
 			return NewResponse(req, SUCCESS, "")
 		})
 	})
-	client := NewClient(server.Addr().String(), ClientConfig{Logger: quietLogger(), OnRequest: func(req *Command) *Command {
+	client := NewClient(server.Addr().String(), ClientConfig{Logger: testlog.Discard(), OnRequest: func(req *Command) *Command {
 		pushed <- req
 		return nil
 	}})
@@ -570,7 +572,7 @@ func TestServerSendPushesToClient(t *testing.T) {
 
 func BenchmarkServerRoundTrip(b *testing.B) {
 	server := startServer(b, ServerConfig{}, func(s *Server) { s.Handle(GET_ROUTEINFO_BY_TOPIC, echoHandler) })
-	client := NewClient(server.Addr().String(), ClientConfig{Logger: quietLogger()})
+	client := NewClient(server.Addr().String(), ClientConfig{Logger: testlog.Discard()})
 	defer client.Close()
 	body := typicalRouteResponse().Body
 	ctx := context.Background()

@@ -2,12 +2,9 @@ package remoting
 
 import (
 	"bytes"
-	"io"
 	"path/filepath"
 	"strings"
 	"testing"
-
-	"github.com/sirupsen/logrus"
 
 	"github.com/gonamesrv/gonamesrv/internal/javafixture"
 )
@@ -50,13 +47,6 @@ func (e javaExchange) responseFrame(t testing.TB) []byte {
 		t.Fatalf("fixture %s: %v", e.Name, err)
 	}
 	return frame
-}
-
-// quietLogger keeps expected warnings out of test output.
-func quietLogger() *logrus.Entry {
-	logger := logrus.New()
-	logger.SetOutput(io.Discard)
-	return logrus.NewEntry(logger)
 }
 
 func mustDecodeFrame(t testing.TB, frame []byte) *Command {

@@ -12,19 +12,12 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/sirupsen/logrus"
+	"github.com/gonamesrv/gonamesrv/internal/testlog"
 
 	"github.com/gonamesrv/gonamesrv/internal/atomicfile"
 	"github.com/gonamesrv/gonamesrv/internal/javafixture"
 	"github.com/gonamesrv/gonamesrv/internal/javaprops"
 )
-
-// quietLog is a logger for tests that discards its output.
-func quietLog() *logrus.Entry {
-	l := logrus.New()
-	l.SetOutput(io.Discard)
-	return logrus.NewEntry(l)
-}
 
 // fixture is the part of a recorded Java exchange these tests use.
 type fixture struct {
@@ -83,7 +76,7 @@ func captureServer(t *testing.T) (*Settings, *strings.Replacer) {
 		"configStorePath=<redacted>", "configStorePath="+file,
 		"kvConfigPath=<redacted>", "kvConfigPath="+kvPath,
 		"rocketmqHome=<redacted>", "rocketmqHome=/opt/rocketmq")
-	return NewSettings(cfg, quietLog()), redacted
+	return NewSettings(cfg, testlog.Discard()), redacted
 }
 
 func TestPropertiesMatchJavaCapture(t *testing.T) {
@@ -110,7 +103,7 @@ func TestDefaultPropertiesHaveJavaKeySet(t *testing.T) {
 	captured["kvConfigPath"] = filepath.Join(home, "namesrv", "kvConfig.json")
 	captured["configStorePath"] = filepath.Join(home, "namesrv", "namesrv.properties")
 
-	got, err := javaprops.Parse(NewSettings(Default(), quietLog()).Properties())
+	got, err := javaprops.Parse(NewSettings(Default(), testlog.Discard()).Properties())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -185,7 +178,7 @@ func assertReloadsTheSame(t *testing.T, s *Settings) {
 	if !maps.Equal(cfg.Values(), s.Get().Values()) {
 		t.Fatalf("reloaded settings %v\ndiffer from %v", cfg.Values(), s.Get().Values())
 	}
-	if got, want := string(NewSettings(cfg, quietLog()).Properties()), string(s.Properties()); got != want {
+	if got, want := string(NewSettings(cfg, testlog.Discard()).Properties()), string(s.Properties()); got != want {
 		t.Fatalf("reloaded GET text\n%s\nwant\n%s", got, want)
 	}
 }
@@ -235,7 +228,7 @@ func TestUpdateBlackListed(t *testing.T) {
 	cfg := Default()
 	cfg.ConfigStorePath = filepath.Join(t.TempDir(), "namesrv.properties")
 	cfg.ConfigBlackList = "configBlackList;listenPort;;"
-	s := NewSettings(cfg, quietLog())
+	s := NewSettings(cfg, testlog.Discard())
 	for _, key := range []string{"configBlackList", "configStorePath", "kvConfigPath", "rocketmqHome", "listenPort"} {
 		changed, err := s.Update(map[string]string{"orderMessageEnable": "true", key: "1"})
 		if !errors.Is(err, ErrBlackListed) || changed != nil {

@@ -11,6 +11,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/gonamesrv/gonamesrv/internal/testlog"
 )
 
 // crashChildEnv, when set, turns the test binary into the crash-test child: it
@@ -36,7 +38,7 @@ func crashValue(i int) string { return strconv.Itoa(i) + ":" + strings.Repeat("v
 // runCrashChild continues the stream of puts after what the file already
 // holds and prints the index of every acknowledged put on stdout.
 func runCrashChild(path string) int {
-	s, err := Open(path, quietLog())
+	s, err := Open(path, testlog.Discard())
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "child open:", err)
 		return 2
@@ -69,7 +71,7 @@ func TestCrashLeavesAPrefixOfThePuts(t *testing.T) {
 	acknowledged := 0
 	for round := 0; round < rounds; round++ {
 		acknowledged = crashChildOnce(t, path, acknowledged, 1+rand.IntN(25))
-		s, err := Open(path, quietLog())
+		s, err := Open(path, testlog.Discard())
 		if err != nil {
 			t.Fatalf("round %d: the file no longer loads after a kill: %v", round, err)
 		}

@@ -3,30 +3,22 @@ package kvconfig
 import (
 	"encoding/json"
 	"errors"
-	"io"
 	"os"
 	"path/filepath"
 	"strconv"
 	"sync"
 	"testing"
 
-	"github.com/sirupsen/logrus"
+	"github.com/gonamesrv/gonamesrv/internal/testlog"
 
 	"github.com/gonamesrv/gonamesrv/internal/atomicfile"
 	"github.com/gonamesrv/gonamesrv/internal/javafixture"
 )
 
-// quietLog is a logger for tests that discards its output.
-func quietLog() *logrus.Entry {
-	l := logrus.New()
-	l.SetOutput(io.Discard)
-	return logrus.NewEntry(l)
-}
-
 // openTemp opens a store on a fresh file in a test directory.
 func openTemp(t testing.TB) *Store {
 	t.Helper()
-	s, err := Open(filepath.Join(t.TempDir(), "namesrv", "kvConfig.json"), quietLog())
+	s, err := Open(filepath.Join(t.TempDir(), "namesrv", "kvConfig.json"), testlog.Discard())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -124,7 +116,7 @@ func TestPersistAndReopen(t *testing.T) {
 	if string(content) != want {
 		t.Fatalf("file =\n%s\nwant\n%s", content, want)
 	}
-	reopened, err := Open(s.Path(), quietLog())
+	reopened, err := Open(s.Path(), testlog.Discard())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -224,7 +216,7 @@ func TestOpenCorruptFileRefused(t *testing.T) {
 	if err := os.WriteFile(path, []byte(`{"configTable":{"ns":`), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := Open(path, quietLog()); !errors.Is(err, ErrCorruptFile) {
+	if _, err := Open(path, testlog.Discard()); !errors.Is(err, ErrCorruptFile) {
 		t.Fatalf("Open of a torn file: err = %v, want ErrCorruptFile", err)
 	}
 }
@@ -273,7 +265,7 @@ func TestConcurrentReadersAndWriters(t *testing.T) {
 	if len(kv) != writers*putsEach {
 		t.Fatalf("%d keys after concurrent puts, want %d", len(kv), writers*putsEach)
 	}
-	reopened, err := Open(s.Path(), quietLog())
+	reopened, err := Open(s.Path(), testlog.Discard())
 	if err != nil {
 		t.Fatal(err)
 	}

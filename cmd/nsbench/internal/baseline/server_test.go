@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/sirupsen/logrus"
+	"github.com/gonamesrv/gonamesrv/internal/testlog"
 
 	"github.com/gonamesrv/gonamesrv/cmd/nsbench/internal/load"
 	"github.com/gonamesrv/gonamesrv/namesrv"
@@ -17,15 +17,9 @@ import (
 
 var testSpec = load.LayoutSpec{Clusters: 2, BrokersPerCluster: 3, TopicsPerCluster: 20, QueueNums: 8}
 
-func quietLog() *logrus.Entry {
-	logger := logrus.New()
-	logger.SetLevel(logrus.WarnLevel)
-	return logrus.NewEntry(logger)
-}
-
 func startBaseline(t *testing.T) *Server {
 	t.Helper()
-	srv, err := Start("127.0.0.1:0", testSpec, quietLog())
+	srv, err := Start("127.0.0.1:0", testSpec, testlog.Warnings())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -35,7 +29,7 @@ func startBaseline(t *testing.T) *Server {
 
 func dial(t *testing.T, addr string, n int) []load.Invoker {
 	t.Helper()
-	clients, err := load.Dial(context.Background(), addr, n, quietLog())
+	clients, err := load.Dial(context.Background(), addr, n, testlog.Warnings())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -86,7 +80,7 @@ func TestBaselineAnswerSizesMatchTheRealNameServer(t *testing.T) {
 	dir := t.TempDir()
 	cfg.KvConfigPath, cfg.ConfigStorePath = filepath.Join(dir, "kv.json"), filepath.Join(dir, "namesrv.properties")
 	cfg.NeedWaitForService = false
-	ns, err := namesrv.New(config.NewSettings(cfg, quietLog()), quietLog())
+	ns, err := namesrv.New(config.NewSettings(cfg, testlog.Warnings()), testlog.Warnings())
 	if err != nil {
 		t.Fatal(err)
 	}

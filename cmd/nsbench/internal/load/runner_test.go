@@ -8,6 +8,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gonamesrv/gonamesrv/internal/testlog"
+
 	"github.com/sirupsen/logrus"
 
 	"github.com/gonamesrv/gonamesrv/remoting"
@@ -31,12 +33,6 @@ func testServer(t *testing.T, answer remoting.Handler) string {
 	return srv.Addr().String()
 }
 
-func quietLog() *logrus.Entry {
-	logger := logrus.New()
-	logger.SetLevel(logrus.WarnLevel)
-	return logrus.NewEntry(logger)
-}
-
 func TestRunCountsAnswersAndErrorsPerStream(t *testing.T) {
 	var served atomic.Int64
 	addr := testServer(t, func(_ *remoting.Conn, req *remoting.Command) *remoting.Command {
@@ -47,7 +43,7 @@ func TestRunCountsAnswersAndErrorsPerStream(t *testing.T) {
 		return remoting.NewResponse(req, remoting.SUCCESS, "")
 	})
 	ctx := context.Background()
-	clients, err := Dial(ctx, addr, 3, quietLog())
+	clients, err := Dial(ctx, addr, 3, testlog.Warnings())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -92,7 +88,7 @@ func TestRunMeasuresTheServerProcessCPU(t *testing.T) {
 		return remoting.NewResponse(req, remoting.SUCCESS, "")
 	})
 	ctx := context.Background()
-	clients, err := Dial(ctx, addr, 2, quietLog())
+	clients, err := Dial(ctx, addr, 2, testlog.Warnings())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -114,7 +110,7 @@ func TestRunRefusesAnEmptyStreamAndStopsOnCancel(t *testing.T) {
 	addr := testServer(t, func(_ *remoting.Conn, req *remoting.Command) *remoting.Command {
 		return remoting.NewResponse(req, remoting.SUCCESS, "")
 	})
-	clients, err := Dial(context.Background(), addr, 1, quietLog())
+	clients, err := Dial(context.Background(), addr, 1, testlog.Warnings())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -7,6 +7,8 @@ import (
 	"sync/atomic"
 	"testing"
 
+	"github.com/gonamesrv/gonamesrv/internal/testlog"
+
 	"github.com/gonamesrv/gonamesrv/remoting"
 )
 
@@ -21,7 +23,7 @@ func TestSeedRegistersEveryBrokerOnItsOwnConnection(t *testing.T) {
 		return remoting.NewResponse(req, remoting.SUCCESS, "")
 	})
 	l := NewLayout(LayoutSpec{Clusters: 2, BrokersPerCluster: 3, TopicsPerCluster: 10, QueueNums: 8})
-	clients, err := Dial(context.Background(), addr, len(l.Brokers()), quietLog())
+	clients, err := Dial(context.Background(), addr, len(l.Brokers()), testlog.Warnings())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -42,7 +44,7 @@ func TestSeedFailsWhenTheServerRefuses(t *testing.T) {
 		return remoting.NewResponse(req, remoting.SUCCESS, "")
 	})
 	l := NewLayout(LayoutSpec{Clusters: 1, BrokersPerCluster: 2, TopicsPerCluster: 1, QueueNums: 8})
-	clients, err := Dial(context.Background(), addr, 2, quietLog())
+	clients, err := Dial(context.Background(), addr, 2, testlog.Warnings())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -53,7 +55,7 @@ func TestSeedFailsWhenTheServerRefuses(t *testing.T) {
 }
 
 func TestDialFailsWithoutAServer(t *testing.T) {
-	if _, err := Dial(context.Background(), "127.0.0.1:1", 2, quietLog()); err == nil {
+	if _, err := Dial(context.Background(), "127.0.0.1:1", 2, testlog.Warnings()); err == nil {
 		t.Fatal("dialing a closed port must fail")
 	}
 }

@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/sirupsen/logrus"
+	"github.com/gonamesrv/gonamesrv/internal/testlog"
 
 	"github.com/gonamesrv/gonamesrv/cmd/nsbench/internal/baseline"
 	"github.com/gonamesrv/gonamesrv/cmd/nsbench/internal/load"
@@ -17,12 +17,6 @@ import (
 	"github.com/gonamesrv/gonamesrv/namesrv/config"
 )
 
-func quietLog() *logrus.Entry {
-	logger := logrus.New()
-	logger.SetLevel(logrus.WarnLevel)
-	return logrus.NewEntry(logger)
-}
-
 // inProcessEnv starts real servers inside the test process: a NameServer
 // from the namesrv package and a baseline, each stopped when the test ends.
 // Their pid is this process, so CPU figures are present but mean little.
@@ -30,15 +24,15 @@ func inProcessEnv(t *testing.T) *Env {
 	t.Helper()
 	return &Env{
 		Ctx:     context.Background(),
-		Log:     quietLog(),
+		Log:     testlog.Warnings(),
 		Window:  load.Window{Warmup: 20 * time.Millisecond, Measure: 150 * time.Millisecond},
 		Targets: []string{report.TargetNamesrv, report.TargetBaseline},
 		StartSenders: func(job senders.Job) (*senders.Client, error) {
-			return senders.Local(context.Background(), job, quietLog())
+			return senders.Local(context.Background(), job, testlog.Warnings())
 		},
 		Start: func(kind string, spec load.LayoutSpec) (*target.Server, error) {
 			if kind == report.TargetBaseline {
-				srv, err := baseline.Start("127.0.0.1:0", spec, quietLog())
+				srv, err := baseline.Start("127.0.0.1:0", spec, testlog.Warnings())
 				if err != nil {
 					return nil, err
 				}
@@ -49,7 +43,7 @@ func inProcessEnv(t *testing.T) *Env {
 			cfg.BindAddress, cfg.ListenPort, cfg.NeedWaitForService = "127.0.0.1", 0, false
 			dir := t.TempDir()
 			cfg.KvConfigPath, cfg.ConfigStorePath = filepath.Join(dir, "kv.json"), filepath.Join(dir, "ns.properties")
-			ns, err := namesrv.New(config.NewSettings(cfg, quietLog()), quietLog())
+			ns, err := namesrv.New(config.NewSettings(cfg, testlog.Warnings()), testlog.Warnings())
 			if err != nil {
 				return nil, err
 			}

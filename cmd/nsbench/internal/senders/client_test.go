@@ -6,12 +6,14 @@ import (
 	"net"
 	"testing"
 	"time"
+
+	"github.com/gonamesrv/gonamesrv/internal/testlog"
 )
 
 func TestLocalSendersRegisterEveryBrokerOnTheirOwnConnections(t *testing.T) {
 	server := newBrokerServer(t)
 	job := smallJob(server.addr)
-	client, err := Local(context.Background(), job, quietLog())
+	client, err := Local(context.Background(), job, testlog.Warnings())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -53,7 +55,7 @@ func TestLocalSendersReportAFailedDial(t *testing.T) {
 	}
 	addr := l.Addr().String()
 	l.Close()
-	_, err = Local(context.Background(), smallJob(addr), quietLog())
+	_, err = Local(context.Background(), smallJob(addr), testlog.Warnings())
 	if !errors.Is(err, ErrChildFailed) {
 		t.Fatalf("got %v, want ErrChildFailed", err)
 	}
@@ -61,7 +63,7 @@ func TestLocalSendersReportAFailedDial(t *testing.T) {
 
 func TestCloseBeforeBeginStopsTheSenders(t *testing.T) {
 	server := newBrokerServer(t)
-	client, err := Local(context.Background(), smallJob(server.addr), quietLog())
+	client, err := Local(context.Background(), smallJob(server.addr), testlog.Warnings())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -6,17 +6,11 @@ import (
 	"testing"
 	"time"
 
-	"github.com/sirupsen/logrus"
+	"github.com/gonamesrv/gonamesrv/internal/testlog"
 
 	"github.com/gonamesrv/gonamesrv/cmd/nsbench/internal/load"
 	"github.com/gonamesrv/gonamesrv/remoting"
 )
-
-func quietLog() *logrus.Entry {
-	logger := logrus.New()
-	logger.SetLevel(logrus.WarnLevel)
-	return logrus.NewEntry(logger)
-}
 
 // brokerServer answers every request with SUCCESS and records the
 // registrations it got by connection, and the connections that closed.
@@ -30,7 +24,7 @@ type brokerServer struct {
 func newBrokerServer(t *testing.T) *brokerServer {
 	t.Helper()
 	b := &brokerServer{regs: map[uint64]int{}, closed: map[uint64]bool{}}
-	srv := remoting.NewServer(remoting.ServerConfig{Addr: "127.0.0.1:0", Logger: quietLog()})
+	srv := remoting.NewServer(remoting.ServerConfig{Addr: "127.0.0.1:0", Logger: testlog.Warnings()})
 	srv.HandleDefault(func(conn *remoting.Conn, req *remoting.Command) *remoting.Command {
 		if req.Code == remoting.REGISTER_BROKER {
 			b.mu.Lock()

@@ -6,6 +6,8 @@ import (
 	"os"
 	"os/exec"
 	"testing"
+
+	"github.com/gonamesrv/gonamesrv/internal/testlog"
 )
 
 // childEnv makes this test binary act as the storm senders child.
@@ -17,7 +19,7 @@ func TestMain(m *testing.M) {
 		if err != nil {
 			os.Exit(2)
 		}
-		if err := Serve(context.Background(), job, os.Stdin, os.Stdout, quietLog()); err != nil {
+		if err := Serve(context.Background(), job, os.Stdin, os.Stdout, testlog.Warnings()); err != nil {
 			os.Exit(1)
 		}
 		os.Exit(0)
@@ -35,7 +37,7 @@ func TestStartProcessRunsTheSendersNicedInAChild(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	client, err := StartProcess(smallJob(server.addr), []string{self}, Niceness, io.Discard, quietLog())
+	client, err := StartProcess(smallJob(server.addr), []string{self}, Niceness, io.Discard, testlog.Warnings())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -68,7 +70,7 @@ func TestStartProcessReportsAChildThatCannotStart(t *testing.T) {
 	}
 	job := smallJob("127.0.0.1:1")
 	job.Spec.Clusters = 0 // ParseJob refuses it: the child exits 2 without a word
-	if _, err := StartProcess(job, []string{self}, 0, io.Discard, quietLog()); err == nil {
+	if _, err := StartProcess(job, []string{self}, 0, io.Discard, testlog.Warnings()); err == nil {
 		t.Fatal("no error from a child that exited at once")
 	}
 }
