@@ -68,6 +68,7 @@ func New(settings *config.Settings, log *logrus.Entry) (*NameServer, error) {
 	if cfg.MaxFrameSize > 0 {
 		srvCfg.MaxFrameSize = cfg.MaxFrameSize
 	}
+	srvCfg.RequestMemoryLimit = cfg.RequestMemoryLimit
 	srvCfg.SlowWorkers = cfg.DefaultThreadPoolNums
 	srvCfg.SlowQueue = cfg.DefaultThreadPoolQueueCapacity
 	srvCfg.Logger = log.WithField("component", "remoting")

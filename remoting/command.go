@@ -48,6 +48,11 @@ type Command struct {
 	// (SetLentBody); the server returns it after encoding the answer.
 	lentBody *[]byte
 	lentFrom *AnswerBuffers
+	// heldBytes is what the request counts against the server's request
+	// memory until it is answered; overMemory says it came past the limit,
+	// its body dropped, to be answered SYSTEM_BUSY.
+	heldBytes  int64
+	overMemory bool
 }
 
 // NewRequest builds a request as our tools send it: language GO, version

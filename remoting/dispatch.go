@@ -23,6 +23,7 @@ func unsupportedRemark(code int32) string {
 // on the event loop.
 func (s *Server) dispatch(conn *Conn, request *Command, out []byte) []byte {
 	if request.IsResponse() {
+		s.memory.releaseRequest(request)
 		s.log.WithFields(logrus.Fields{"conn": conn.id, "remote": conn.remoteAddr, "opaque": request.Opaque, "code": request.Code}).
 			Debug("response with no pending request, dropped")
 		return out
@@ -34,24 +35,48 @@ func (s *Server) dispatch(conn *Conn, request *Command, out []byte) []byte {
 	}
 	var response *Command
 	switch {
+	case request.overMemory:
+		s.log.WithFields(logrus.Fields{"conn": conn.id, "remote": conn.remoteAddr, "code": RequestCodeName(request.Code),
+			"limit": s.memory.limit}).Warn("request memory limit reached, answering SYSTEM_BUSY")
+		response = NewResponse(request, SYSTEM_BUSY, remarkOverload)
 	case !found:
 		response = NewResponse(request, REQUEST_CODE_NOT_SUPPORTED, unsupportedRemark(request.Code))
 	case r.slow:
-		if s.pool.submit(slowJob{conn: conn, request: request, handler: r.handler}) {
+		if response = s.submitSlow(conn, request, r.handler); response == nil {
 			return out
 		}
-		s.log.WithFields(logrus.Fields{"conn": conn.id, "code": RequestCodeName(request.Code)}).Warn("slow pool full, answering SYSTEM_BUSY")
-		response = NewResponse(request, SYSTEM_BUSY, remarkOverload)
 	default:
 		response = s.runHandler(r.handler, conn, request)
 	}
+	s.memory.releaseRequest(request)
 	return s.appendResponse(out, conn, request, response)
+}
+
+// submitSlow queues request for a worker, counting a small frame's body
+// against the request memory too (a large frame's bytes are counted as they
+// arrive). It answers SYSTEM_BUSY when the memory limit or the queue is
+// reached, nil when the request is queued.
+func (s *Server) submitSlow(conn *Conn, request *Command, h Handler) *Command {
+	if request.heldBytes == 0 {
+		if !s.memory.reserve(int64(len(request.Body))) {
+			s.log.WithFields(logrus.Fields{"conn": conn.id, "remote": conn.remoteAddr, "code": RequestCodeName(request.Code),
+				"limit": s.memory.limit}).Warn("request memory limit reached, answering SYSTEM_BUSY")
+			return NewResponse(request, SYSTEM_BUSY, remarkOverload)
+		}
+		request.heldBytes = int64(len(request.Body))
+	}
+	if s.pool.submit(slowJob{conn: conn, request: request, handler: h}) {
+		return nil
+	}
+	s.log.WithFields(logrus.Fields{"conn": conn.id, "code": RequestCodeName(request.Code)}).Warn("slow pool full, answering SYSTEM_BUSY")
+	return NewResponse(request, SYSTEM_BUSY, remarkOverload)
 }
 
 // runSlowJob runs one queued handler on a worker and writes its answer
 // asynchronously; the job counts as finished once the write is done.
 func (s *Server) runSlowJob(job slowJob) {
 	response := s.runHandler(job.handler, job.conn, job.request)
+	s.memory.releaseRequest(job.request)
 	frame := s.appendResponse(nil, job.conn, job.request, response)
 	if len(frame) == 0 {
 		s.pool.finish()

@@ -11,6 +11,9 @@ var (
 	// ErrFrameTooShort: the length field is below 4, so not even the
 	// header-length word fits.
 	ErrFrameTooShort = errors.New("remoting: frame too short")
+	// ErrRequestMemory: a frame whose header alone would pass the server's
+	// request memory limit.
+	ErrRequestMemory = errors.New("remoting: request memory limit reached")
 	// ErrBadHeaderLength: the header length word points beyond the frame.
 	ErrBadHeaderLength = errors.New("remoting: bad header length")
 	// ErrUnknownSerializeType: the serialize-type byte is neither JSON (0)

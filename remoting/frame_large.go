@@ -1,6 +1,7 @@
 package remoting
 
 import (
+	"bytes"
 	"encoding/binary"
 	"fmt"
 	"hash/crc32"
@@ -37,6 +38,13 @@ type frameAssembly struct {
 	filled int
 	size   int // the frame's length, from its length field
 	body   bodySum
+	// held is what the frame counts against the server's request memory.
+	held int64
+	// header is set once the frame came past the request memory limit: the
+	// header word and header, kept to answer SYSTEM_BUSY, while the rest
+	// of the frame is read into scratch and dropped (frame is then nil).
+	header  []byte
+	scratch []byte
 }
 
 // bodySum is the CRC-32 (IEEE) of a large frame's body, taken as its bytes
@@ -99,6 +107,9 @@ func (a *frameAssembly) ensure(n int) {
 // and returns the request once it is complete, nil before.
 func (s *Server) continueLargeFrame(conn *Conn, gnetConn gnet.Conn) (*Command, error) {
 	a := conn.assembly
+	if a.header != nil {
+		return s.dropLargeFrame(conn, gnetConn)
+	}
 	a.ensure(a.filled + gnetConn.InboundBuffered())
 	n, _ := gnetConn.Read(a.frame[a.filled:])
 	a.filled += n
@@ -107,6 +118,13 @@ func (s *Server) continueLargeFrame(conn *Conn, gnetConn gnet.Conn) (*Command, e
 			return nil, err
 		}
 	}
+	if !s.memory.reserve(int64(a.filled) - a.held) {
+		if err := s.overMemory(a); err != nil {
+			return nil, err
+		}
+		return s.dropLargeFrame(conn, gnetConn)
+	}
+	a.held = int64(a.filled)
 	a.body.update(a.frame, a.filled)
 	if a.filled < a.size {
 		return nil, nil
@@ -114,15 +132,70 @@ func (s *Server) continueLargeFrame(conn *Conn, gnetConn gnet.Conn) (*Command, e
 	conn.assembly = nil
 	request, err := DecodeFrame(a.frame)
 	if err != nil {
-		s.frameBuffers.put(a.frame)
+		s.abandonLargeFrame(a)
 		return nil, err
 	}
 	if request.Body == nil {
-		s.frameBuffers.put(a.frame) // nothing refers to it: the header is decoded into copies
+		s.abandonLargeFrame(a) // nothing refers to the buffer: the header is decoded into copies
 	} else {
 		request.frameBuffer, request.frameBuffers = a.frame, s.frameBuffers
 		request.bodyCRC, request.bodyCRCKnown = a.body.crc, a.body.start == a.size-len(request.Body)
+		request.heldBytes = a.held
 	}
+	return request, nil
+}
+
+// abandonLargeFrame gives back the memory of a frame no request carries:
+// its buffer to the pool, its bytes to the request memory.
+func (s *Server) abandonLargeFrame(a *frameAssembly) {
+	if a.frame != nil {
+		s.frameBuffers.put(a.frame)
+		a.frame = nil
+	}
+	s.memory.release(a.held)
+	a.held = 0
+}
+
+// overMemory switches a frame that would pass the request memory limit to
+// being dropped: its header is kept to answer, its buffer and bytes given
+// back. A frame whose header has not all arrived is an error (the
+// connection closes): a broker's or client's header is a few hundred bytes.
+func (s *Server) overMemory(a *frameAssembly) error {
+	headerEnd := headerWordSize + int(binary.BigEndian.Uint32(a.frame)&maxHeaderLength)
+	if a.filled < headerEnd {
+		s.abandonLargeFrame(a)
+		return fmt.Errorf("frame of %d bytes with a header of %d: %w", a.size, headerEnd, ErrRequestMemory)
+	}
+	header := bytes.Clone(a.frame[:headerEnd])
+	s.abandonLargeFrame(a)
+	a.header = header
+	return nil
+}
+
+// dropLargeFrame reads the rest of a frame that came past the request
+// memory limit and drops it; once it has all arrived it returns the request
+// decoded from the header alone, marked to be answered SYSTEM_BUSY.
+func (s *Server) dropLargeFrame(conn *Conn, gnetConn gnet.Conn) (*Command, error) {
+	a := conn.assembly
+	n, _ := gnetConn.Discard(min(gnetConn.InboundBuffered(), a.size-a.filled))
+	a.filled += n
+	if a.filled < a.size {
+		if a.scratch == nil {
+			a.scratch = make([]byte, largeFrameSize)
+		}
+		if err := a.readSocket(gnetConn.Fd()); err != nil {
+			return nil, err
+		}
+	}
+	if a.filled < a.size {
+		return nil, nil
+	}
+	conn.assembly = nil
+	request, err := DecodeFrame(a.header)
+	if err != nil {
+		return nil, err
+	}
+	request.overMemory = true
 	return request, nil
 }
 
@@ -131,17 +204,27 @@ func (s *Server) continueLargeFrame(conn *Conn, gnetConn gnet.Conn) (*Command, e
 // connections for long; the poller reports the rest at its next turn.
 const maxDirectRead = 512 << 10
 
-// readSocket reads what the socket holds, up to maxDirectRead, straight into
-// the frame: gnet has already handed over what it read, and reading on
-// through its 64 KiB loop buffer would copy every byte once more. It runs
-// on the connection's event loop, the only reader of the socket, which stays
-// level-triggered, so nothing is missed. The end of the stream or a read
-// error is returned, to close the connection.
+// readSocket reads what the socket holds of the frame, up to maxDirectRead,
+// straight into the frame (or into scratch, to drop it, once the frame came
+// past the request memory limit): gnet has already handed over what it
+// read, and reading on through its 64 KiB loop buffer would copy every byte
+// once more. It runs on the connection's event loop, the only reader of the
+// socket, which stays level-triggered, so nothing is missed. The end of the
+// stream or a read error is returned, to close the connection.
 func (a *frameAssembly) readSocket(fd int) error {
 	limit := min(a.size, a.filled+maxDirectRead)
-	a.ensure(limit)
+	dropping := a.header != nil
+	if !dropping {
+		a.ensure(limit)
+	}
 	for a.filled < limit {
-		n, err := syscall.Read(fd, a.frame[a.filled:limit])
+		var into []byte
+		if dropping {
+			into = a.scratch[:min(len(a.scratch), limit-a.filled)]
+		} else {
+			into = a.frame[a.filled:limit]
+		}
+		n, err := syscall.Read(fd, into)
 		switch {
 		case err == syscall.EINTR:
 			continue

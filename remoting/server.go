@@ -66,6 +66,8 @@ type Server struct {
 	pool  *slowPool
 	// frameBuffers recycles the buffers of large frames (see ReleaseBody).
 	frameBuffers *frameBufferPool
+	// memory counts the request bytes held, against RequestMemoryLimit.
+	memory requestMemory
 
 	engine  gnet.Engine
 	addr    net.Addr
@@ -85,6 +87,7 @@ func NewServer(cfg ServerConfig) *Server {
 		runDone: make(chan struct{}),
 
 		frameBuffers: newFrameBufferPool(),
+		memory:       requestMemory{limit: cfg.RequestMemoryLimit},
 	}
 	s.table.Store(&dispatchTable{byCode: map[int32]route{}})
 	s.closeListeners.Store(&[]func(*Conn){})

@@ -35,6 +35,10 @@ type ServerConfig struct {
 	// SlowQueue bounds the requests waiting for a slow worker; beyond it the
 	// server answers SYSTEM_BUSY.
 	SlowQueue int
+	// RequestMemoryLimit bounds the bytes of request frames held at once:
+	// large frames being read, and requests queued for or running on a slow
+	// worker. A request past it is answered SYSTEM_BUSY (see requestMemory).
+	RequestMemoryLimit int64
 	// Logger receives the server's and gnet's log lines.
 	Logger *logrus.Entry
 }
@@ -50,6 +54,8 @@ func DefaultServerConfig() ServerConfig {
 		SlowWorkers:  DefaultSlowWorkers,
 		SlowQueue:    DefaultSlowQueue,
 		Logger:       logrus.NewEntry(logrus.StandardLogger()),
+
+		RequestMemoryLimit: DefaultRequestMemoryLimit,
 	}
 }
 
@@ -73,6 +79,9 @@ func (cfg ServerConfig) withDefaults() ServerConfig {
 	}
 	if cfg.Logger == nil {
 		cfg.Logger = defaults.Logger
+	}
+	if cfg.RequestMemoryLimit <= 0 {
+		cfg.RequestMemoryLimit = defaults.RequestMemoryLimit
 	}
 	return cfg
 }

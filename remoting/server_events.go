@@ -59,6 +59,10 @@ func (h *eventHandler) OnClose(gnetConn gnet.Conn, cause error) gnet.Action {
 	s := h.server
 	conn.closed.Store(true)
 	s.conns.Delete(conn.id)
+	if conn.assembly != nil { // closed inside a large frame
+		s.abandonLargeFrame(conn.assembly)
+		conn.assembly = nil
+	}
 	fields := logrus.Fields{"conn": conn.id, "remote": conn.remoteAddr}
 	if cause != nil {
 		fields["cause"] = cause.Error()

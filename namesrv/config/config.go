@@ -100,6 +100,10 @@ type Config struct {
 	// MaxFrameSize is the largest accepted frame in bytes (Java JVM property
 	// com.rocketmq.remoting.frameMaxLength, a file key here). Go addition.
 	MaxFrameSize int `prop:"frameMaxLength" ext:"true"`
+	// RequestMemoryLimit bounds the bytes of request frames held at once:
+	// large frames being read, and requests waiting for or running on a
+	// worker. Past it a request is answered SYSTEM_BUSY. Go addition.
+	RequestMemoryLimit int64 `prop:"requestMemoryLimit" ext:"true"`
 	// LogFormat is "text" or "json" (logrus formatter). Go addition.
 	LogFormat string `prop:"logFormat" ext:"true"`
 	// LogLevel is a logrus level name (debug, info, warn, ...). Go addition.
@@ -116,6 +120,9 @@ const (
 	DefaultListenPort = 9876
 	// DefaultMaxFrameSize is Java's default frameMaxLength (16 MiB).
 	DefaultMaxFrameSize = 16777216
+	// DefaultRequestMemoryLimit is requestMemoryLimit's default (1 GiB):
+	// 400 brokers registering 2 MB bodies at the same moment fit.
+	DefaultRequestMemoryLimit = 1 << 30
 	// DefaultConfigBlackList is the Java default of configBlackList.
 	DefaultConfigBlackList = "configBlackList;configStorePath;kvConfigPath"
 	// LogFormatText and LogFormatJSON are the accepted logFormat values.
@@ -165,9 +172,10 @@ func Default() *Config {
 		ServerPooledByteBufAllocatorEnable: true,
 		ShutdownWaitTimeSeconds:            30,
 
-		MaxFrameSize: DefaultMaxFrameSize,
-		LogFormat:    LogFormatText,
-		LogLevel:     "info",
+		MaxFrameSize:       DefaultMaxFrameSize,
+		RequestMemoryLimit: DefaultRequestMemoryLimit,
+		LogFormat:          LogFormatText,
+		LogLevel:           "info",
 	}
 }
 
@@ -199,6 +207,7 @@ func (c *Config) Validate() error {
 		{"clientRequestThreadPoolQueueCapacity", int64(c.ClientRequestThreadPoolQueueCapacity)},
 		{"defaultThreadPoolQueueCapacity", int64(c.DefaultThreadPoolQueueCapacity)},
 		{"frameMaxLength", int64(c.MaxFrameSize)},
+		{"requestMemoryLimit", c.RequestMemoryLimit},
 	}
 	for _, p := range positive {
 		if p.value <= 0 {
