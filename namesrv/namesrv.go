@@ -95,8 +95,18 @@ func (ns *NameServer) Addr() net.Addr { return ns.server.Addr() }
 // Shutdown stops accepting connections, answers the requests in flight within
 // ctx's deadline, then stops the eviction job and the unregistration worker.
 // Every KV and config change was persisted when it was acknowledged, so there is
-// nothing left to write.
+// nothing left to write. With enableShutdownGracefully it first answers GO_AWAY
+// for shutdownWaitTimeSeconds (GracefulWait), as Java does, so that clients
+// move to another NameServer before this one closes their connections.
 func (ns *NameServer) Shutdown(ctx context.Context) error {
+	if wait := ns.GracefulWait(); wait > 0 {
+		ns.server.GoAway()
+		ns.log.WithField("wait", wait.String()).Info("answering GO_AWAY before stopping")
+		select {
+		case <-time.After(wait):
+		case <-ctx.Done():
+		}
+	}
 	var errs []error
 	if err := ns.server.Shutdown(ctx); err != nil {
 		errs = append(errs, fmt.Errorf("namesrv: stop server: %w", err))
@@ -110,13 +120,23 @@ func (ns *NameServer) Shutdown(ctx context.Context) error {
 	return errors.Join(errs...)
 }
 
-// routeConfig takes the route manager's live settings out of the daemon's.
 // withLog is cfg with the route manager's logger, which only NewManager reads.
 func withLog(cfg route.Config, log *logrus.Entry) route.Config {
 	cfg.Log = log
 	return cfg
 }
 
+// GracefulWait is how long Shutdown answers GO_AWAY before stopping:
+// shutdownWaitTimeSeconds with enableShutdownGracefully, 0 without.
+func (ns *NameServer) GracefulWait() time.Duration {
+	cfg := ns.settings.Get()
+	if !cfg.EnableShutdownGracefully {
+		return 0
+	}
+	return time.Duration(max(0, cfg.ShutdownWaitTimeSeconds)) * time.Second
+}
+
+// routeConfig takes the route manager's live settings out of the daemon's.
 func routeConfig(cfg *config.Config) route.Config {
 	return route.Config{
 		SupportActingMaster:               cfg.SupportActingMaster,

@@ -11,7 +11,14 @@ import (
 const (
 	// remarkOverload is Java's answer when a pool's queue is full.
 	remarkOverload = "[OVERLOAD]system busy, start flow control for a while"
+	// remarkGoAway is Java's GO_AWAY remark.
+	remarkGoAway = "please go away"
 )
+
+// goAwayAfterVersion is MQVersion V5_3_1: only requests of later clients,
+// which know GO_AWAY, are turned away while the server goes away; older
+// ones are still served (Java NettyRemotingAbstract).
+const goAwayAfterVersion = 475
 
 // unsupportedRemark is Java's remark for an unknown code, leading space
 // included (quirk Q28, reproduced).
@@ -35,6 +42,8 @@ func (s *Server) dispatch(conn *Conn, request *Command, out []byte) []byte {
 	}
 	var response *Command
 	switch {
+	case s.goingAway.Load() && request.Version > goAwayAfterVersion:
+		response = NewResponse(request, GO_AWAY, remarkGoAway)
 	case request.overMemory:
 		s.log.WithFields(logrus.Fields{"conn": conn.id, "remote": conn.remoteAddr, "code": RequestCodeName(request.Code),
 			"limit": s.memory.limit}).Warn("request memory limit reached, answering SYSTEM_BUSY")

@@ -61,6 +61,8 @@ type Server struct {
 	closeListeners atomic.Pointer[[]func(*Conn)]
 
 	state atomic.Int32
+	// goingAway makes dispatch answer GO_AWAY (see GoAway).
+	goingAway atomic.Bool
 	// conns holds every open *Conn by ID, for the idle scan.
 	conns sync.Map
 	pool  *slowPool
@@ -171,6 +173,14 @@ func (s *Server) Start() error {
 
 // Addr returns the bound address (port 0 resolved); nil before Start.
 func (s *Server) Addr() net.Addr { return s.addr }
+
+// GoAway makes the server answer GO_AWAY (1500, "please go away") to every
+// request from a client later than 5.3.1, which then turns to another
+// NameServer, until it is shut down; older clients, which do not know the
+// code, are still served. Java does this for shutdownWaitTimeSeconds before
+// stopping when enableShutdownGracefully is set. New connections are still
+// accepted, as in Java.
+func (s *Server) GoAway() { s.goingAway.Store(true) }
 
 // Shutdown stops taking connections and slow requests, waits until every
 // accepted slow request was answered and written, then closes all

@@ -254,3 +254,26 @@ func TestGracefulStopExitsZero(t *testing.T) {
 		t.Fatalf("exit code %d after SIGTERM, want 0", code)
 	}
 }
+
+// TestGracefulStopAnswersGoAwayFirst: with enableShutdownGracefully, SIGTERM
+// makes the binary answer GO_AWAY to 5.3.2+ clients for
+// shutdownWaitTimeSeconds while older clients are still served (protocol.md
+// 1.14), then it exits 0.
+func TestGracefulStopAnswersGoAwayFirst(t *testing.T) {
+	ns := startNamesrv(t, "-enableShutdownGracefully", "-shutdownWaitTimeSeconds", "2")
+	c := nstest.NewClient(t, ns.Addr)
+	nstest.Register(t, c, nstest.BrokerAMaster)
+	nstest.MustCode(t, nstest.RouteQuery(t, c, "TopicA", 479), remoting.SUCCESS)
+	stopped := make(chan int, 1)
+	go func() { stopped <- ns.Stop() }()
+	eventually(t, 5*time.Second, "GO_AWAY to a 5.3.3 client", func() error {
+		if resp := nstest.RouteQuery(t, c, "TopicA", 479); resp.Code != remoting.GO_AWAY || resp.Remark != "please go away" {
+			return fmt.Errorf("code %d remark %q", resp.Code, resp.Remark)
+		}
+		return nil
+	})
+	nstest.MustCode(t, nstest.RouteQuery(t, c, "TopicA", 401), remoting.SUCCESS) // a 4.9.4 client does not know GO_AWAY
+	if code := <-stopped; code != 0 {
+		t.Fatalf("exit code %d after SIGTERM, want 0", code)
+	}
+}

@@ -45,7 +45,7 @@ func run(args []string) int {
 	signal.Notify(signals, syscall.SIGINT, syscall.SIGTERM)
 	sig := <-signals
 	log.WithField("signal", sig.String()).Info("stopping name server")
-	ctx, cancel := context.WithTimeout(context.Background(), shutdownTimeout)
+	ctx, cancel := context.WithTimeout(context.Background(), ns.GracefulWait()+shutdownTimeout)
 	defer cancel()
 	if err := ns.Shutdown(ctx); err != nil {
 		log.WithError(err).Error("stop name server")
