@@ -69,6 +69,7 @@ func New(settings *config.Settings, log *logrus.Entry) (*NameServer, error) {
 		srvCfg.MaxFrameSize = cfg.MaxFrameSize
 	}
 	srvCfg.RequestMemoryLimit = cfg.RequestMemoryLimit
+	srvCfg.SocketSendBuffer, srvCfg.SocketRecvBuffer = cfg.ServerSocketSndBufSize, cfg.ServerSocketRcvBufSize
 	srvCfg.SlowWorkers = cfg.DefaultThreadPoolNums
 	srvCfg.SlowQueue = cfg.DefaultThreadPoolQueueCapacity
 	srvCfg.Logger = log.WithField("component", "remoting")

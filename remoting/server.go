@@ -154,6 +154,12 @@ func (s *Server) Start() error {
 	if s.cfg.NumEventLoops > 0 {
 		opts = append(opts, gnet.WithNumEventLoop(s.cfg.NumEventLoops))
 	}
+	if s.cfg.SocketSendBuffer > 0 {
+		opts = append(opts, gnet.WithSocketSendBuffer(s.cfg.SocketSendBuffer))
+	}
+	if s.cfg.SocketRecvBuffer > 0 {
+		opts = append(opts, gnet.WithSocketRecvBuffer(s.cfg.SocketRecvBuffer))
+	}
 	go func() {
 		defer close(s.runDone)
 		s.runErr = gnet.Run(events, "tcp://"+s.cfg.Addr, opts...)

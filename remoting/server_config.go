@@ -35,6 +35,10 @@ type ServerConfig struct {
 	// SlowQueue bounds the requests waiting for a slow worker; beyond it the
 	// server answers SYSTEM_BUSY.
 	SlowQueue int
+	// SocketSendBuffer and SocketRecvBuffer set each connection's SO_SNDBUF
+	// and SO_RCVBUF when > 0 (Java serverSocketSndBufSize and
+	// serverSocketRcvBufSize); 0 keeps the kernel's autotuning.
+	SocketSendBuffer, SocketRecvBuffer int
 	// RequestMemoryLimit bounds the bytes of request frames held at once:
 	// large frames being read, and requests queued for or running on a slow
 	// worker. A request past it is answered SYSTEM_BUSY (see requestMemory).
