@@ -30,16 +30,10 @@ bench:
 bench-wire:
 	GO=$(GO) BIN=$(BIN) WIRE_ONLY=1 scripts/bench.sh
 
-# Runs every Fuzz target of the module for FUZZTIME each; new corpus entries land in
-# the package's testdata/fuzz folder and are committed.
+# Runs every Fuzz target of the module for FUZZTIME each (scripts/fuzz.sh);
+# new corpus entries land in the package's testdata/fuzz folder and are committed.
 fuzz:
-	@set -e; for pkg in $$($(GO) list ./...); do \
-	  dir=$$($(GO) list -f '{{.Dir}}' $$pkg); \
-	  for t in $$(grep -ho '^func Fuzz[A-Za-z0-9_]*' $$dir/*_test.go 2>/dev/null | sed 's/^func //'); do \
-	    echo "fuzz $$pkg $$t ($(FUZZTIME))"; \
-	    $(GO) test -run '^$$' -fuzz "^$$t$$" -fuzztime $(FUZZTIME) $$pkg; \
-	  done; \
-	done
+	GO=$(GO) FUZZTIME=$(FUZZTIME) scripts/fuzz.sh
 
 run:
 	$(GO) run ./cmd/namesrv $(ARGS)
