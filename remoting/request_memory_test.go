@@ -45,7 +45,7 @@ func expectAnswer(t *testing.T, peer *rawConn, opaque, code int32, remark string
 }
 
 // waitHeld waits until the server holds want bytes of requests.
-func waitHeld(t *testing.T, server *Server, want int64) {
+func waitHeld(t testing.TB, server *Server, want int64) {
 	t.Helper()
 	deadline := time.Now().Add(waitLimit)
 	for server.memory.held.Load() != want {
