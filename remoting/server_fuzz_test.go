@@ -27,7 +27,7 @@ func FuzzServerStream(f *testing.F) {
 	}
 	f.Add(uint32(1<<20), uint32(len(header)), header, uint32(200<<10), uint16(50)) // announces more than it sends
 	f.Add(uint32(1<<20), uint32(len(header)), header, uint32(100<<10), uint16(50)) // the same, within the limit
-	f.Add(uint32(300<<10), uint32(250<<10), header, uint32(300<<10), uint16(9))   // header beyond the limit
+	f.Add(uint32(300<<10), uint32(250<<10), header, uint32(300<<10), uint16(9))    // header beyond the limit
 	f.Fuzz(func(t *testing.T, length, word uint32, header []byte, bodyLen uint32, cut uint16) {
 		stream := binary.BigEndian.AppendUint32(nil, length)
 		stream = binary.BigEndian.AppendUint32(stream, word)
