@@ -58,13 +58,34 @@ func (ns *NameServer) handlerTable() []handlerSpec {
 	}
 }
 
+// adminPool is the worker pool of the slow admin writes (KV and config
+// changes, perm changes, topic deletes), apart from the default pool of the
+// brokers' registrations: an operator draining a broker's write permission
+// during a registration storm is answered at once, not behind 10,000 queued
+// registrations or SYSTEM_BUSY. Two workers: the writes fsync files or take
+// the route writer lock, so more would only wait.
+const (
+	adminPool        = "admin"
+	adminPoolWorkers = 2
+	adminPoolQueue   = 1000
+)
+
+// handleOptions says where a handler runs: on the event loop, the admin
+// pool (slow admin writes) or the default pool (other slow handlers).
+func (spec handlerSpec) handleOptions() []remoting.HandleOption {
+	switch {
+	case !spec.slow:
+		return nil
+	case spec.class == classAdminWrite:
+		return []remoting.HandleOption{remoting.SlowIn(adminPool)}
+	default:
+		return []remoting.HandleOption{remoting.Slow()}
+	}
+}
+
 func (ns *NameServer) registerHandlers() {
 	for _, spec := range ns.handlerTable() {
-		if spec.slow {
-			ns.server.Handle(spec.code, spec.handler, remoting.Slow())
-		} else {
-			ns.server.Handle(spec.code, spec.handler)
-		}
+		ns.server.Handle(spec.code, spec.handler, spec.handleOptions()...)
 	}
 }
 

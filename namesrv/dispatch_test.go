@@ -1,10 +1,16 @@
 package namesrv
 
 import (
+	"bufio"
+	"encoding/binary"
+	"fmt"
+	"io"
+	"net"
 	"slices"
 	"testing"
 
 	"github.com/gonamesrv/gonamesrv/internal/nstest"
+	"github.com/gonamesrv/gonamesrv/namesrv/config"
 	"github.com/gonamesrv/gonamesrv/remoting"
 )
 
@@ -85,4 +91,65 @@ func TestResponseHelpers(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestAdminWritesDoNotWaitBehindRegistrations: with the default pool cut to
+// one worker and one queue slot, a pipeline of 10,000-topic registrations of
+// new brokers (each decoded and applied for milliseconds) keeps it full, and
+// the ones that find it full are answered SYSTEM_BUSY; an operator's KV write
+// sent once that has happened runs on the admin pool and succeeds.
+func TestAdminWritesDoNotWaitBehindRegistrations(t *testing.T) {
+	s := startServer(t, func(cfg *config.Config) {
+		cfg.DefaultThreadPoolNums, cfg.DefaultThreadPoolQueueCapacity = 1, 1
+	})
+	broker := nstest.BrokerAMaster
+	broker.Topics = map[string]int32{}
+	for i := range 10000 {
+		broker.Topics[fmt.Sprintf("T%05d", i)] = 8
+	}
+	body := broker.Body()
+	var stream []byte
+	for i := range 30 {
+		broker.Name, broker.Addr = fmt.Sprintf("flood-%d", i), fmt.Sprintf("10.0.0.%d:10911", i)
+		req := broker.RequestWith(body)
+		req.Opaque = int32(i + 1)
+		frame, err := remoting.Encode(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		stream = append(stream, frame...)
+	}
+	conn, err := net.Dial("tcp", s.ns.Addr().String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	go func() { _, _ = conn.Write(stream) }()
+	reader := bufio.NewReader(conn)
+	for {
+		resp := readFrame(t, reader)
+		if resp.Code == remoting.SYSTEM_BUSY {
+			break // the default pool is full now
+		}
+	}
+	put := remoting.NewRequest(remoting.PUT_KV_CONFIG, map[string]string{"namespace": "ns", "key": "k", "value": "v"}, nil)
+	nstest.MustCode(t, nstest.Invoke(t, s.client, put), remoting.SUCCESS)
+}
+
+// readFrame reads and decodes one frame.
+func readFrame(t *testing.T, r *bufio.Reader) *remoting.Command {
+	t.Helper()
+	var length [4]byte
+	if _, err := io.ReadFull(r, length[:]); err != nil {
+		t.Fatalf("read answer: %v", err)
+	}
+	frame := make([]byte, binary.BigEndian.Uint32(length[:]))
+	if _, err := io.ReadFull(r, frame); err != nil {
+		t.Fatalf("read answer: %v", err)
+	}
+	cmd, err := remoting.DecodeFrame(frame)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return cmd
 }

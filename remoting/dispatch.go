@@ -51,7 +51,7 @@ func (s *Server) dispatch(conn *Conn, request *Command, out []byte) []byte {
 	case !found:
 		response = NewResponse(request, REQUEST_CODE_NOT_SUPPORTED, unsupportedRemark(request.Code))
 	case r.slow:
-		if response = s.submitSlow(conn, request, r.handler); response == nil {
+		if response = s.submitSlow(conn, request, r); response == nil {
 			return out
 		}
 	default:
@@ -65,7 +65,7 @@ func (s *Server) dispatch(conn *Conn, request *Command, out []byte) []byte {
 // against the request memory too (a large frame's bytes are counted as they
 // arrive). It answers SYSTEM_BUSY when the memory limit or the queue is
 // reached, nil when the request is queued.
-func (s *Server) submitSlow(conn *Conn, request *Command, h Handler) *Command {
+func (s *Server) submitSlow(conn *Conn, request *Command, r route) *Command {
 	if request.heldBytes == 0 {
 		if !s.memory.reserve(int64(len(request.Body))) {
 			s.log.WithFields(logrus.Fields{"conn": conn.id, "remote": conn.remoteAddr, "code": RequestCodeName(request.Code),
@@ -74,10 +74,15 @@ func (s *Server) submitSlow(conn *Conn, request *Command, h Handler) *Command {
 		}
 		request.heldBytes = int64(len(request.Body))
 	}
-	if s.pool.submit(slowJob{conn: conn, request: request, handler: h}) {
+	pool, ok := s.pools[r.pool]
+	if !ok {
+		pool = s.pools[""]
+	}
+	if pool.submit(slowJob{conn: conn, request: request, handler: r.handler, pool: pool}) {
 		return nil
 	}
-	s.log.WithFields(logrus.Fields{"conn": conn.id, "code": RequestCodeName(request.Code)}).Warn("slow pool full, answering SYSTEM_BUSY")
+	s.log.WithFields(logrus.Fields{"conn": conn.id, "code": RequestCodeName(request.Code), "pool": r.pool}).
+		Warn("slow pool full, answering SYSTEM_BUSY")
 	return NewResponse(request, SYSTEM_BUSY, remarkOverload)
 }
 
@@ -88,10 +93,10 @@ func (s *Server) runSlowJob(job slowJob) {
 	s.memory.releaseRequest(job.request)
 	frame := s.appendResponse(nil, job.conn, job.request, response)
 	if len(frame) == 0 {
-		s.pool.finish()
+		job.pool.finish()
 		return
 	}
-	if err := job.conn.asyncWrite(frame, s.pool.finish); err != nil {
+	if err := job.conn.asyncWrite(frame, job.pool.finish); err != nil {
 		s.log.WithFields(logrus.Fields{"conn": job.conn.id, "remote": job.conn.remoteAddr}).WithError(err).
 			Debug("slow answer not written")
 	}

@@ -28,10 +28,19 @@ type HandleOption func(*route)
 // SYSTEM_BUSY.
 func Slow() HandleOption { return func(r *route) { r.slow = true } }
 
+// SlowIn runs the handler on the named worker pool of ServerConfig.Pools,
+// which has its own workers and queue: a flood of requests in one pool
+// answers SYSTEM_BUSY there and never delays another's. A name the
+// configuration lacks means the default pool.
+func SlowIn(pool string) HandleOption {
+	return func(r *route) { r.slow, r.pool = true, pool }
+}
+
 // route is the dispatch entry of one request code.
 type route struct {
 	handler Handler
 	slow    bool
+	pool    string // "" is the default pool
 }
 
 // dispatchTable is replaced as a whole on every change, so the event loops
@@ -65,7 +74,9 @@ type Server struct {
 	goingAway atomic.Bool
 	// conns holds every open *Conn by ID, for the idle scan.
 	conns sync.Map
-	pool  *slowPool
+	// pools run slow handlers: the default one under "", the named ones of
+	// ServerConfig.Pools under their names. Built by Start, read-only after.
+	pools map[string]*slowPool
 	// frameBuffers recycles the buffers of large frames (see ReleaseBody).
 	frameBuffers *frameBufferPool
 	// memory counts the request bytes held, against RequestMemoryLimit.
@@ -142,7 +153,12 @@ func (s *Server) Start() error {
 	if !s.state.CompareAndSwap(stateNew, stateRunning) {
 		return fmt.Errorf("start server on %s: %w", s.cfg.Addr, ErrServerClosed)
 	}
-	s.pool = newSlowPool(s.cfg.SlowWorkers, s.cfg.SlowQueue, s.runSlowJob)
+	s.pools = map[string]*slowPool{"": newSlowPool(s.cfg.SlowWorkers, s.cfg.SlowQueue, s.runSlowJob)}
+	for name, size := range s.cfg.Pools {
+		if name != "" {
+			s.pools[name] = newSlowPool(max(1, size.Workers), max(1, size.Queue), s.runSlowJob)
+		}
+	}
 	events := &eventHandler{server: s}
 	opts := []gnet.Option{
 		gnet.WithMulticore(s.cfg.Multicore),
@@ -172,7 +188,9 @@ func (s *Server) Start() error {
 		s.state.Store(stateStopped)
 		stopCtx, cancel := context.WithCancel(context.Background())
 		cancel()
-		_ = s.pool.stop(stopCtx)
+		for _, pool := range s.pools {
+			_ = pool.stop(stopCtx)
+		}
 		return fmt.Errorf("start server on %s: %w", s.cfg.Addr, s.runErr)
 	}
 }
@@ -195,12 +213,19 @@ func (s *Server) Shutdown(ctx context.Context) error {
 	if !s.state.CompareAndSwap(stateRunning, stateDraining) {
 		return nil
 	}
-	s.pool.closeIntake()
-	drainErr := s.pool.waitPending(ctx)
-	stopErr := s.stopEngine(ctx)
-	workersErr := s.pool.stop(ctx)
+	for _, pool := range s.pools {
+		pool.closeIntake()
+	}
+	var errs []error
+	for _, pool := range s.pools {
+		errs = append(errs, pool.waitPending(ctx))
+	}
+	errs = append(errs, s.stopEngine(ctx))
+	for _, pool := range s.pools {
+		errs = append(errs, pool.stop(ctx))
+	}
 	s.state.Store(stateStopped)
-	if err := errors.Join(drainErr, stopErr, workersErr); err != nil {
+	if err := errors.Join(errs...); err != nil {
 		return fmt.Errorf("shutdown server on %s: %w", s.addr, err)
 	}
 	s.log.WithField("addr", fmt.Sprint(s.addr)).Info("remoting server stopped")

@@ -35,6 +35,9 @@ type ServerConfig struct {
 	// SlowQueue bounds the requests waiting for a slow worker; beyond it the
 	// server answers SYSTEM_BUSY.
 	SlowQueue int
+	// Pools are worker pools besides the default one, by name, for the
+	// handlers registered with SlowIn.
+	Pools map[string]PoolSize
 	// SocketSendBuffer and SocketRecvBuffer set each connection's SO_SNDBUF
 	// and SO_RCVBUF when > 0 (Java serverSocketSndBufSize and
 	// serverSocketRcvBufSize); 0 keeps the kernel's autotuning.
@@ -46,6 +49,9 @@ type ServerConfig struct {
 	// Logger receives the server's and gnet's log lines.
 	Logger *logrus.Entry
 }
+
+// PoolSize is a worker pool's goroutines and queue bound (at least 1 each).
+type PoolSize struct{ Workers, Queue int }
 
 // DefaultServerConfig returns the Java NameServer's defaults: port 9876,
 // 16 MiB frames, 120 s idle timeout, 16 slow workers with a queue of 10000.

@@ -11,6 +11,7 @@ type slowJob struct {
 	conn    *Conn
 	request *Command
 	handler Handler
+	pool    *slowPool // the pool that accepted it, to tell when it is done
 }
 
 // slowPool runs Slow() handlers off the event loop on a fixed number of
