@@ -28,6 +28,10 @@ type Conn struct {
 	// idle check.
 	lastActiveNanos atomic.Int64
 	closed          atomic.Bool
+	// partialSinceNanos is the Unix time since which part of a frame has
+	// been waiting for the rest, 0 when none is; the idle scan closes a
+	// connection whose frame takes longer than the idle timeout.
+	partialSinceNanos atomic.Int64
 	// idleClosing is set once the idle scan asked to close the connection.
 	idleClosing atomic.Bool
 	attached    atomic.Pointer[attachedValue]
@@ -113,6 +117,27 @@ func (c *Conn) touch(now time.Time) { c.lastActiveNanos.Store(now.UnixNano()) }
 // idleSince reports whether nothing was read or written since cutoff.
 func (c *Conn) idleSince(cutoff time.Time) bool {
 	return c.lastActiveNanos.Load() < cutoff.UnixNano()
+}
+
+// notePartialFrame records, at the end of a read, whether part of a frame
+// is waiting for the rest: the time it started waiting is kept until the
+// frame is whole.
+func (c *Conn) notePartialFrame(partial bool, now time.Time) {
+	switch {
+	case !partial:
+		c.partialSinceNanos.Store(0)
+	case c.partialSinceNanos.Load() == 0:
+		c.partialSinceNanos.Store(now.UnixNano())
+	}
+}
+
+// frameStalledSince reports whether a frame has been waiting for the rest of
+// its bytes since before cutoff. Bytes trickling in keep a connection from
+// being idle; they do not keep one frame open for longer than the idle
+// timeout, holding its memory.
+func (c *Conn) frameStalledSince(cutoff time.Time) bool {
+	since := c.partialSinceNanos.Load()
+	return since != 0 && since < cutoff.UnixNano()
 }
 
 // asyncWrite queues frame for writing from any goroutine; done runs exactly

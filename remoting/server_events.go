@@ -92,7 +92,8 @@ func (h *eventHandler) OnTraffic(gnetConn gnet.Conn) gnet.Action {
 		return gnet.Close
 	}
 	s := h.server
-	conn.touch(time.Now())
+	now := time.Now()
+	conn.touch(now)
 	out := conn.outBuffer[:0]
 	action := gnet.None
 	for {
@@ -119,6 +120,7 @@ func (h *eventHandler) OnTraffic(gnetConn gnet.Conn) gnet.Action {
 	} else {
 		conn.outBuffer = nil
 	}
+	conn.notePartialFrame(conn.assembly != nil || gnetConn.InboundBuffered() > 0, now)
 	return action
 }
 
@@ -167,9 +169,14 @@ func (h *eventHandler) OnTick() (time.Duration, gnet.Action) {
 	cutoff := time.Now().Add(-s.cfg.IdleTimeout)
 	s.conns.Range(func(_, value any) bool {
 		conn := value.(*Conn)
-		if conn.idleSince(cutoff) && conn.idleClosing.CompareAndSwap(false, true) {
+		idle, stalled := conn.idleSince(cutoff), conn.frameStalledSince(cutoff)
+		if (idle || stalled) && conn.idleClosing.CompareAndSwap(false, true) {
+			what := "closing idle connection"
+			if !idle {
+				what = "closing connection: a frame took longer than the idle timeout to arrive"
+			}
 			s.log.WithFields(logrus.Fields{"conn": conn.id, "remote": conn.remoteAddr, "idleTimeout": s.cfg.IdleTimeout}).
-				Info("closing idle connection")
+				Info(what)
 			if err := conn.Close(); err != nil {
 				s.log.WithError(err).Debug("close idle connection")
 			}
