@@ -71,6 +71,14 @@ func (e *Env) seed(kind string, spec load.LayoutSpec, regs *load.Registrations, 
 	if err != nil {
 		return nil, err
 	}
+	return e.seedOn(server, spec, regs, conns)
+}
+
+// seedOn registers every broker of spec on a started server and opens conns
+// query connections.
+func (e *Env) seedOn(server *target.Server, spec load.LayoutSpec, regs *load.Registrations, conns int) (*seeded, error) {
+	kind := server.Kind
+	var err error
 	s := &seeded{server: server, spec: spec, layout: load.NewLayout(spec), regs: regs, emptyRSS: server.ResidentBytes()}
 	fail := func(err error) (*seeded, error) {
 		s.close()

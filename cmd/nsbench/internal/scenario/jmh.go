@@ -6,6 +6,7 @@ import (
 
 	"github.com/gonamesrv/gonamesrv/cmd/nsbench/internal/load"
 	"github.com/gonamesrv/gonamesrv/cmd/nsbench/internal/report"
+	"github.com/sirupsen/logrus"
 )
 
 // JMHSpec is the data of the Java NameServer's JMH benchmarks
@@ -85,8 +86,19 @@ func JMH(e *Env, routeLoad Load, parts JMHParts) (Result, error) {
 // queries then share the machine with the storm, but not their server. Its
 // route p99 against the storm's at s tells the server's own share of the
 // storm's effect from the machine's.
+// A server given with -addr has no twin (Start hands back the same one):
+// the phase is skipped, since seeding it again would take its brokers over.
 func (e *Env) runWithStormAtTwin(s *seeded, route load.Stream) ([]report.Phase, error) {
-	twin, err := e.seed(s.server.Kind, s.spec, s.regs, 0)
+	server, err := e.Start(s.server.Kind, s.spec)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", ScenarioJMHTwin, err)
+	}
+	if server.Addr == s.server.Addr {
+		e.Log.WithFields(logrus.Fields{"scenario": ScenarioJMHTwin, "target": s.server.Kind}).
+			Warn("skipped: no twin can be started of a server given with -addr")
+		return nil, nil
+	}
+	twin, err := e.seedOn(server, s.spec, s.regs, 0) // stops server on failure
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", ScenarioJMHTwin, err)
 	}

@@ -6,6 +6,7 @@ import (
 
 	"github.com/gonamesrv/gonamesrv/cmd/nsbench/internal/load"
 	"github.com/gonamesrv/gonamesrv/cmd/nsbench/internal/report"
+	"github.com/gonamesrv/gonamesrv/cmd/nsbench/internal/target"
 	"github.com/gonamesrv/gonamesrv/remoting"
 )
 
@@ -97,5 +98,33 @@ func TestStormAtATwinLeavesTheMeasuredServerAlone(t *testing.T) {
 			}
 		}
 		twin.close()
+	}
+}
+
+// TestNoTwinOfAServerGivenWithAddr: when Start hands back the measured
+// server itself (-addr), the twin phase is skipped rather than seeding that
+// server again, and every broker stays registered on it.
+func TestNoTwinOfAServerGivenWithAddr(t *testing.T) {
+	e := inProcessEnv(t)
+	e.Targets = []string{report.TargetNamesrv}
+	servers, err := e.seedAll(smallSpec, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer closeAll(servers)
+	s := servers[0]
+	e.Start = func(string, load.LayoutSpec) (*target.Server, error) { return s.server, nil }
+	phases, err := e.runWithStormAtTwin(s, load.RouteStream(s.layout, s.clients, 1))
+	if err != nil || phases != nil {
+		t.Fatalf("phases %+v, err %v: want the phase skipped", phases, err)
+	}
+	for c := range s.layout.Clusters {
+		resp, err := s.clients[0].Invoke(e.Ctx, load.RouteRequest(s.layout.Clusters[c].Topics[0]))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if kind := s.layout.ExpectRoute(c)(resp); kind != "" {
+			t.Fatalf("cluster %d after the skipped phase: %s", c, kind)
+		}
 	}
 }
