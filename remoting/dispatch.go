@@ -3,6 +3,7 @@ package remoting
 import (
 	"fmt"
 	"runtime/debug"
+	"time"
 
 	"github.com/sirupsen/logrus"
 )
@@ -45,9 +46,7 @@ func (s *Server) dispatch(conn *Conn, request *Command, out []byte) []byte {
 	case s.goingAway.Load() && request.Version > goAwayAfterVersion:
 		response = NewResponse(request, GO_AWAY, remarkGoAway)
 	case request.overMemory:
-		s.log.WithFields(logrus.Fields{"conn": conn.id, "remote": conn.remoteAddr, "code": RequestCodeName(request.Code),
-			"limit": s.memory.limit}).Warn("request memory limit reached, answering SYSTEM_BUSY")
-		response = NewResponse(request, SYSTEM_BUSY, remarkOverload)
+		response = s.busy(conn, request, "", "request memory limit reached, answering SYSTEM_BUSY")
 	case !found:
 		response = NewResponse(request, REQUEST_CODE_NOT_SUPPORTED, unsupportedRemark(request.Code))
 	case r.slow:
@@ -68,9 +67,7 @@ func (s *Server) dispatch(conn *Conn, request *Command, out []byte) []byte {
 func (s *Server) submitSlow(conn *Conn, request *Command, r route) *Command {
 	if request.heldBytes == 0 {
 		if !s.memory.reserve(int64(len(request.Body))) {
-			s.log.WithFields(logrus.Fields{"conn": conn.id, "remote": conn.remoteAddr, "code": RequestCodeName(request.Code),
-				"limit": s.memory.limit}).Warn("request memory limit reached, answering SYSTEM_BUSY")
-			return NewResponse(request, SYSTEM_BUSY, remarkOverload)
+			return s.busy(conn, request, r.pool, "request memory limit reached, answering SYSTEM_BUSY")
 		}
 		request.heldBytes = int64(len(request.Body))
 	}
@@ -81,8 +78,14 @@ func (s *Server) submitSlow(conn *Conn, request *Command, r route) *Command {
 	if pool.submit(slowJob{conn: conn, request: request, handler: r.handler, pool: pool}) {
 		return nil
 	}
-	s.log.WithFields(logrus.Fields{"conn": conn.id, "code": RequestCodeName(request.Code), "pool": r.pool}).
-		Warn("slow pool full, answering SYSTEM_BUSY")
+	return s.busy(conn, request, r.pool, "slow pool full, answering SYSTEM_BUSY")
+}
+
+// busy answers SYSTEM_BUSY with Java's overload remark, logging why at most
+// once a second (overloadLog).
+func (s *Server) busy(conn *Conn, request *Command, pool, why string) *Command {
+	s.overload.warn(s.log, logrus.Fields{"conn": conn.id, "remote": conn.remoteAddr, "code": RequestCodeName(request.Code),
+		"pool": pool, "requestMemoryLimit": s.memory.limit}, why, time.Now())
 	return NewResponse(request, SYSTEM_BUSY, remarkOverload)
 }
 

@@ -81,6 +81,8 @@ type Server struct {
 	frameBuffers *frameBufferPool
 	// memory counts the request bytes held, against RequestMemoryLimit.
 	memory requestMemory
+	// overload paces the warnings of requests answered SYSTEM_BUSY.
+	overload overloadLog
 
 	engine  gnet.Engine
 	addr    net.Addr
