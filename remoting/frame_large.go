@@ -64,14 +64,20 @@ func (b *bodySum) update(frame []byte, filled int) {
 		if filled < headerWordSize {
 			return
 		}
-		// The frame loop checked the header word: the header fits the frame.
-		b.start = headerWordSize + int(binary.BigEndian.Uint32(frame)&maxHeaderLength)
+		b.start = bodyOffset(frame)
 		b.summed = b.start
 	}
 	if filled > b.summed {
 		b.crc = crc32.Update(b.crc, crc32.IEEETable, frame[b.summed:filled])
 		b.summed = filled
 	}
+}
+
+// bodyOffset is where the body of a frame (length field excluded) starts,
+// read from its header word, which must be there. The frame loop checked
+// the word: the header fits the frame.
+func bodyOffset(frame []byte) int {
+	return headerWordSize + int(binary.BigEndian.Uint32(frame)&maxHeaderLength)
 }
 
 // initialAssemblySize is the first buffer of a frame no pooled buffer can
@@ -161,7 +167,7 @@ func (s *Server) abandonLargeFrame(a *frameAssembly) {
 // back. A frame whose header has not all arrived is an error (the
 // connection closes): a broker's or client's header is a few hundred bytes.
 func (s *Server) overMemory(a *frameAssembly) error {
-	headerEnd := headerWordSize + int(binary.BigEndian.Uint32(a.frame)&maxHeaderLength)
+	headerEnd := bodyOffset(a.frame)
 	if a.filled < headerEnd {
 		s.abandonLargeFrame(a)
 		return fmt.Errorf("frame of %d bytes with a header of %d: %w", a.size, headerEnd, ErrRequestMemory)
