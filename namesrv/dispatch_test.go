@@ -8,6 +8,7 @@ import (
 	"net"
 	"slices"
 	"testing"
+	"time"
 
 	"github.com/gonamesrv/gonamesrv/internal/nstest"
 	"github.com/gonamesrv/gonamesrv/namesrv/config"
@@ -125,10 +126,13 @@ func TestAdminWritesDoNotWaitBehindRegistrations(t *testing.T) {
 	}
 	defer conn.Close()
 	go func() { _, _ = conn.Write(stream) }()
+	_ = conn.SetReadDeadline(time.Now().Add(30 * time.Second))
 	reader := bufio.NewReader(conn)
-	for {
-		resp := readFrame(t, reader)
-		if resp.Code == remoting.SYSTEM_BUSY {
+	for answered := 0; ; answered++ {
+		if answered == 30 {
+			t.Fatal("no registration was answered SYSTEM_BUSY: the default pool never filled")
+		}
+		if resp := readFrame(t, reader); resp.Code == remoting.SYSTEM_BUSY {
 			break // the default pool is full now
 		}
 	}
