@@ -161,19 +161,27 @@ func appendNumericKey(dst []byte, key int64, standard bool) []byte {
 
 // appendBrokerAddrs writes a broker id -> address map in ascending id order.
 func appendBrokerAddrs(dst []byte, addrs map[int64]string, standard bool) []byte {
-	var stackIDs [8]int64 // most groups have 1-3 members: no allocation
-	ids := stackIDs[:0]
-	for id := range addrs {
-		ids = append(ids, id)
+	return appendNumericKeyMap(dst, addrs, standard, func(dst []byte, addr string) []byte {
+		return appendJSONString(dst, addr, standard)
+	})
+}
+
+// appendNumericKeyMap writes a map with integer keys in ascending key order,
+// each key as fastjson writes it (bare, or quoted in the standard form) and
+// each value with appendValue.
+func appendNumericKeyMap[K int32 | int64, V any](dst []byte, m map[K]V, standard bool, appendValue func([]byte, V) []byte) []byte {
+	var stackKeys [16]K // most maps have a few entries: no allocation
+	keys := stackKeys[:0]
+	for k := range m {
+		keys = append(keys, k)
 	}
-	slices.Sort(ids)
+	slices.Sort(keys)
 	dst = append(dst, '{')
-	for i, id := range ids {
+	for i, k := range keys {
 		if i > 0 {
 			dst = append(dst, ',')
 		}
-		dst = appendNumericKey(dst, id, standard)
-		dst = appendJSONString(dst, addrs[id], standard)
+		dst = appendValue(appendNumericKey(dst, int64(k), standard), m[k])
 	}
 	return append(dst, '}')
 }

@@ -2,7 +2,6 @@ package route
 
 import (
 	"fmt"
-	"slices"
 )
 
 // EncodeTopicQueueMappingInfo appends the JSON of one static-topic mapping
@@ -30,21 +29,7 @@ func EncodeTopicQueueMappingInfo(dst []byte, m *TopicQueueMappingInfo, standard 
 
 // appendCurrIDMap writes logical -> physical queue ids in ascending order.
 func appendCurrIDMap(dst []byte, ids map[int32]int32, standard bool) []byte {
-	var stackKeys [16]int32
-	keys := stackKeys[:0]
-	for k := range ids {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	dst = append(dst, '{')
-	for i, k := range keys {
-		if i > 0 {
-			dst = append(dst, ',')
-		}
-		dst = appendNumericKey(dst, int64(k), standard)
-		dst = appendInt(dst, ids[k])
-	}
-	return append(dst, '}')
+	return appendNumericKeyMap(dst, ids, standard, appendInt)
 }
 
 // appendMappingTable writes a name -> mapping object sorted by name.
