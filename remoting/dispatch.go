@@ -84,8 +84,10 @@ func (s *Server) submitSlow(conn *Conn, request *Command, r route) *Command {
 // busy answers SYSTEM_BUSY with Java's overload remark, logging why at most
 // once a second (overloadLog).
 func (s *Server) busy(conn *Conn, request *Command, pool, why string) *Command {
-	s.overload.warn(s.log, logrus.Fields{"conn": conn.id, "remote": conn.remoteAddr, "code": RequestCodeName(request.Code),
-		"pool": pool, "requestMemoryLimit": s.memory.limit}, why, time.Now())
+	s.overload.warn(s.log, func() logrus.Fields {
+		return logrus.Fields{"conn": conn.id, "remote": conn.remoteAddr, "code": RequestCodeName(request.Code),
+			"pool": pool, "requestMemoryLimit": s.memory.limit}
+	}, why, time.Now())
 	return NewResponse(request, SYSTEM_BUSY, remarkOverload)
 }
 

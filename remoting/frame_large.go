@@ -145,7 +145,8 @@ func (s *Server) continueLargeFrame(conn *Conn, gnetConn gnet.Conn) (*Command, e
 		s.abandonLargeFrame(a) // nothing refers to the buffer: the header is decoded into copies
 	} else {
 		request.frameBuffer, request.frameBuffers = a.frame, s.frameBuffers
-		request.bodyCRC, request.bodyCRCKnown = a.body.crc, a.body.start == a.size-len(request.Body)
+		// DecodeFrame's body starts at bodyOffset, where the sum started
+		request.bodyCRC, request.bodyCRCKnown = a.body.crc, true
 		request.heldBytes = a.held
 	}
 	return request, nil

@@ -18,16 +18,17 @@ type overloadLog struct {
 	suppressed atomic.Int64
 }
 
-// warn logs msg with fields unless a warning went out less than
-// overloadLogInterval ago.
-func (o *overloadLog) warn(log *logrus.Entry, fields logrus.Fields, msg string, now time.Time) {
+// warn logs msg with the fields given by fields unless a warning went out
+// less than overloadLogInterval ago; a held-back warning builds nothing.
+func (o *overloadLog) warn(log *logrus.Entry, fields func() logrus.Fields, msg string, now time.Time) {
 	last := o.lastNanos.Load()
 	if now.UnixNano()-last < int64(overloadLogInterval) || !o.lastNanos.CompareAndSwap(last, now.UnixNano()) {
 		o.suppressed.Add(1)
 		return
 	}
+	f := fields()
 	if n := o.suppressed.Swap(0); n > 0 {
-		fields["suppressedSinceLast"] = n
+		f["suppressedSinceLast"] = n
 	}
-	log.WithFields(fields).Warn(msg)
+	log.WithFields(f).Warn(msg)
 }

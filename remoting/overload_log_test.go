@@ -8,6 +8,8 @@ import (
 	logtest "github.com/sirupsen/logrus/hooks/test"
 )
 
+func noFields() logrus.Fields { return logrus.Fields{} }
+
 // TestOverloadWarningsArePaced: a thousand busy answers within a second
 // write one warning; the next one, a second later, says how many were held
 // back.
@@ -16,12 +18,12 @@ func TestOverloadWarningsArePaced(t *testing.T) {
 	var o overloadLog
 	start := time.Unix(1_700_000_000, 0)
 	for i := range 1000 {
-		o.warn(logrus.NewEntry(logger), logrus.Fields{}, "busy", start.Add(time.Duration(i)*time.Millisecond/2))
+		o.warn(logrus.NewEntry(logger), noFields, "busy", start.Add(time.Duration(i)*time.Millisecond/2))
 	}
 	if n := len(hook.AllEntries()); n != 1 {
 		t.Fatalf("%d warnings for 1000 busy answers in half a second, want 1", n)
 	}
-	o.warn(logrus.NewEntry(logger), logrus.Fields{}, "busy", start.Add(overloadLogInterval+time.Millisecond))
+	o.warn(logrus.NewEntry(logger), noFields, "busy", start.Add(overloadLogInterval+time.Millisecond))
 	entries := hook.AllEntries()
 	if len(entries) != 2 || entries[1].Data["suppressedSinceLast"] != int64(999) {
 		t.Fatalf("second warning %+v, want one saying 999 were held back", entries[len(entries)-1].Data)
