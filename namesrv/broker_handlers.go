@@ -38,6 +38,11 @@ func (ns *NameServer) registerBroker(conn *remoting.Conn, req *remoting.Command)
 	if req.Version < 0 {
 		return withExt(systemError(req, fmt.Sprintf("invalid request version %d", req.Version)), &registerBrokerResponseHeader{})
 	}
+	if err := ns.checkHeartbeatTimeout(h.HeartbeatTimeoutMillis); err != nil {
+		ns.log.WithFields(logrus.Fields{"brokerAddr": truncated(h.BrokerAddr), "peer": conn.RemoteAddr()}).
+			WithError(err).Warn("register broker refused")
+		return withExt(systemError(req, "register broker refused: "+err.Error()), &registerBrokerResponseHeader{})
+	}
 	reg := &route.RegisterBrokerRequest{
 		ClusterName:            h.ClusterName,
 		BrokerAddr:             h.BrokerAddr,
@@ -48,18 +53,20 @@ func (ns *NameServer) registerBroker(conn *remoting.Conn, req *remoting.Command)
 		HeartbeatTimeoutMillis: h.HeartbeatTimeoutMillis,
 		EnableActingMaster:     h.EnableActingMaster,
 		Conn:                   route.ConnID(conn.ID()),
+		ConnOpen:               func() bool { return !conn.Closed() },
 		BodyFingerprint:        bodyFingerprint(req.Version, bodyCrc, req.Body),
 		TableFingerprint:       sums.TableFingerprint,
 	}
-	fields := logrus.Fields{"cluster": h.ClusterName, "brokerName": h.BrokerName, "brokerId": h.BrokerID,
-		"brokerAddr": h.BrokerAddr, "peer": conn.RemoteAddr()}
+	fields := logrus.Fields{"cluster": truncated(h.ClusterName), "brokerName": truncated(h.BrokerName), "brokerId": h.BrokerID,
+		"brokerAddr": truncated(h.BrokerAddr), "peer": conn.RemoteAddr()}
 	result, events, err := ns.applyUnchangedRegistration(reg, sums)
 	changed := errors.Is(err, route.ErrTopicTableRequired)
 	if changed {
 		ns.fullRegistrations.acquire()
 		defer ns.fullRegistrations.release()
-		body, filterServersGiven, decodeErr := decodeRegistrationBody(req.Version, h.Compressed, req.Body)
+		body, filterServersGiven, decodeErr := decodeRegistrationBody(req.Version, h.Compressed, req.Body, ns.maxFrameSize())
 		if decodeErr != nil {
+			ns.log.WithFields(fields).WithError(decodeErr).Warn("register broker refused: body not decoded")
 			return withExt(systemError(req, decodeFailedRemark+": "+decodeErr.Error()), &registerBrokerResponseHeader{})
 		}
 		reg.UndecodedDataVersion, reg.Body, reg.FilterServersGiven = nil, body, filterServersGiven
@@ -70,6 +77,10 @@ func (ns *NameServer) registerBroker(conn *remoting.Conn, req *remoting.Command)
 	if errors.Is(err, route.ErrRegisterRefused) {
 		ns.log.WithFields(fields).Warn("register broker refused: first registration with a single topic")
 		return withExt(systemError(req, "register broker failed"), &registerBrokerResponseHeader{})
+	}
+	if refused := registrationRefusal(err); refused != "" {
+		ns.log.WithFields(fields).WithError(err).Warn(refused)
+		return withExt(systemError(req, refused+": "+err.Error()), &registerBrokerResponseHeader{})
 	}
 	if err != nil {
 		ns.log.WithFields(fields).WithError(err).Error("register broker")
@@ -169,7 +180,7 @@ func bodyFingerprint(version int32, crc int32, body []byte) uint64 {
 // compressed=false is decoded as compressed: Java brokers since RIP-32 always
 // send false (quirk Q7, tolerated). The second result says whether the body
 // carried a filter-server list (the old format does not).
-func decodeRegistrationBody(version int32, compressed bool, raw []byte) (*route.RegisterBrokerBody, bool, error) {
+func decodeRegistrationBody(version int32, compressed bool, raw []byte, frameLimit int64) (*route.RegisterBrokerBody, bool, error) {
 	if version < route.VersionV3_0_11 {
 		wrapper := route.TopicConfigSerializeWrapper{}
 		if len(raw) > 0 {
@@ -185,7 +196,7 @@ func decodeRegistrationBody(version int32, compressed bool, raw []byte) (*route.
 		return &route.RegisterBrokerBody{}, true, nil
 	}
 	if compressed || route.LooksLikeZlib(raw) {
-		body, err := route.DecodeCompressedRegisterBrokerBody(raw, version)
+		body, err := route.DecodeCompressedRegisterBrokerBodyWithin(raw, version, route.InflatedLimit(len(raw), frameLimit))
 		return body, true, err
 	}
 	body, err := route.DecodeRegisterBrokerBody(raw)
@@ -223,6 +234,9 @@ func (ns *NameServer) registerTopic(_ *remoting.Conn, req *remoting.Command) *re
 	var h topicRequestHeader
 	if err := remoting.DecodeHeader(req, &h); err != nil {
 		return systemError(req, err.Error())
+	}
+	if err := route.CheckTopicName(h.Topic); err != nil {
+		return systemError(req, "register topic refused: "+err.Error())
 	}
 	if len(req.Body) == 0 {
 		return success(req)

@@ -9,7 +9,8 @@ import (
 
 // brokerConns remembers the connections brokers registered on, so that the
 // eviction job can close the connection of a broker it expires (as Java does).
-// It holds one entry per registered broker connection and forgets it on close.
+// It holds one entry per registered broker connection while it is open: a
+// registration that finishes after its connection closed adds nothing.
 type brokerConns struct {
 	mu    sync.Mutex
 	conns map[route.ConnID]*remoting.Conn
@@ -19,16 +20,28 @@ func newBrokerConns() *brokerConns {
 	return &brokerConns{conns: make(map[route.ConnID]*remoting.Conn)}
 }
 
+// remember records a connection a broker registered on, unless it has
+// closed: the close listener (forget) may already have run.
 func (b *brokerConns) remember(conn *remoting.Conn) {
 	b.mu.Lock()
-	b.conns[route.ConnID(conn.ID())] = conn
+	if !conn.Closed() {
+		b.conns[route.ConnID(conn.ID())] = conn
+	}
 	b.mu.Unlock()
 }
 
+// forget drops a closed connection; conn.Closed() is already true.
 func (b *brokerConns) forget(conn *remoting.Conn) {
 	b.mu.Lock()
 	delete(b.conns, route.ConnID(conn.ID()))
 	b.mu.Unlock()
+}
+
+// len counts the remembered connections (tests).
+func (b *brokerConns) len() int {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return len(b.conns)
 }
 
 // close closes the connection with that identity, if it is still open.

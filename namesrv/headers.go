@@ -28,7 +28,7 @@ type registerBrokerRequestHeader struct {
 	BrokerName             string `rmq:"brokerName,required"`
 	BrokerAddr             string `rmq:"brokerAddr,required"`
 	ClusterName            string `rmq:"clusterName,required"`
-	HAServerAddr           string `rmq:"haServerAddr"`
+	HAServerAddr           string `rmq:"haServerAddr,required"`
 	BrokerID               int64  `rmq:"brokerId,required"`
 	HeartbeatTimeoutMillis *int64 `rmq:"heartbeatTimeoutMillis"`
 	EnableActingMaster     *bool  `rmq:"enableActingMaster"`

@@ -109,6 +109,11 @@ func (c *Conn) Close() error {
 	return nil
 }
 
+// Closed reports whether the connection has closed. It is set before the
+// server's close listeners run, so work that checks it after a listener has
+// seen the close always sees true.
+func (c *Conn) Closed() bool { return c.closed.Load() }
+
 // String names the connection in logs.
 func (c *Conn) String() string { return fmt.Sprintf("conn#%d(%s)", c.id, c.remoteAddr) }
 

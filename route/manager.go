@@ -72,6 +72,12 @@ type Manager struct {
 	epochClock     uint64
 	// mappingEpoch changes with every static-topic mapping written.
 	mappingEpoch uint64
+	// brokerMappings finds the static-topic mappings each broker name's
+	// registrations wrote, so they go when the name does (see mapping.go).
+	brokerMappings map[string]map[mappingKey]struct{}
+	// filedSinceCompact counts expiry filings since the wheel was last
+	// rid of retired entries (see tables_live.go).
+	filedSinceCompact int
 	// generationClock numbers live entries; see Generation.
 	generationClock uint64
 	// connBrokers finds the live entries registered over a connection.

@@ -2,6 +2,7 @@ package route
 
 import (
 	"fmt"
+	"maps"
 )
 
 // EncodeTopicQueueMappingInfo appends the JSON of one static-topic mapping
@@ -118,4 +119,63 @@ func readMappingTable(r *jsonReader) (map[string]TopicQueueMappingInfo, error) {
 		}
 		return info, nil
 	})
+}
+
+// mappingKey is one static-topic mapping of the table: topic and bname.
+type mappingKey struct {
+	topic, bname string
+}
+
+// noteMapping records that a registration of brokerName wrote the mapping
+// (topic, bname).
+func (m *Manager) noteMapping(brokerName, topic, bname string) {
+	if m.brokerMappings == nil {
+		m.brokerMappings = map[string]map[mappingKey]struct{}{}
+	}
+	keys := m.brokerMappings[brokerName]
+	if keys == nil {
+		keys = map[mappingKey]struct{}{}
+		m.brokerMappings[brokerName] = keys
+	}
+	keys[mappingKey{topic: topic, bname: bname}] = struct{}{}
+}
+
+// removeMappingsOf removes the static-topic mappings brokerName's
+// registrations wrote, when that broker name leaves (its last member
+// unregistered, closed or expired). Java keeps them for good; since routes
+// need queue data, a mapping without its broker is never shown, only kept.
+func (t *txn) removeMappingsOf(brokerName string) {
+	keys := t.m.brokerMappings[brokerName]
+	delete(t.m.brokerMappings, brokerName)
+	for key := range keys {
+		current := t.view().mappings[key.topic]
+		if current == nil {
+			continue
+		}
+		if _, ok := current.byBroker[key.bname]; !ok {
+			continue
+		}
+		s := t.edit()
+		if !t.mappings {
+			s.mappings = maps.Clone(s.mappings)
+			t.mappings = true
+		}
+		if len(current.byBroker) == 1 {
+			delete(s.mappings, key.topic)
+		} else {
+			byBroker := maps.Clone(current.byBroker)
+			delete(byBroker, key.bname)
+			s.mappings[key.topic] = &topicMapping{byBroker: byBroker}
+		}
+		t.m.mappingEpoch++
+	}
+}
+
+// mappingCount counts the static-topic mappings held (tests).
+func (m *Manager) mappingCount() int {
+	n := 0
+	for _, mapping := range m.current.Load().mappings {
+		n += len(mapping.byBroker)
+	}
+	return n
 }

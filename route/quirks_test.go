@@ -36,7 +36,11 @@ func TestQuirkQ10StaleStateVersionAnswersEmptyAndDropsTheNewcomer(t *testing.T) 
 	newcomer := defaultMaster().withAddr("127.0.0.1:10999")
 	newcomer.dv.StateVersion = 4
 	newcomer.conn = 9
-	result := registerNormal(t, m, newcomer, "T")
+	// Java answers 0 and changes nothing; here the answer says it was ignored.
+	result, _, err := m.RegisterBroker(newcomer.request(withBaseTopic(16, "T")...), testNow)
+	if !errors.Is(err, ErrRegisterIgnored) {
+		t.Fatalf("err = %v, want ErrRegisterIgnored", err)
+	}
 	if result != (RegisterBrokerResult{}) || m.Generation(newcomer.cluster, newcomer.addr) != 0 {
 		t.Fatalf("result %+v, generation %d", result, m.Generation(newcomer.cluster, newcomer.addr))
 	}

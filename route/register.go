@@ -29,6 +29,12 @@ type RegisterBrokerRequest struct {
 	FilterServersGiven bool
 	// Conn is the connection the request came in on.
 	Conn ConnID
+	// ConnOpen, when set, is asked under the writer lock whether Conn is
+	// still open; a registration whose connection has closed is refused
+	// with ErrConnectionGone and changes nothing. The daemon marks the
+	// connection closed before it queues ConnectionClosed, so a
+	// registration applied after that close cannot stand (a ghost broker).
+	ConnOpen func() bool
 	// BodyFingerprint identifies the body bytes: any value that changes when
 	// they change (the daemon can use the bodyCrc32 header field with the
 	// body length); 0 means unknown. A registration whose fingerprint and
@@ -137,11 +143,22 @@ func (m *Manager) IsUnchangedTopicTable(cluster, addr string, brokerID int64, ta
 // ErrMissingField.
 func (m *Manager) RegisterBroker(req *RegisterBrokerRequest, now time.Time) (RegisterBrokerResult, []MinBrokerIDChange, error) {
 	if err := req.validate(); err != nil {
-		return RegisterBrokerResult{}, nil, fmt.Errorf("register %s: %w", req.BrokerAddr, err)
+		return RegisterBrokerResult{}, nil, fmt.Errorf("register %s: %w", truncateForLog(req.BrokerAddr), err)
 	}
 	r := newRegistration(req, now)
+	if err := req.checkBounds(r.dv); err != nil {
+		return RegisterBrokerResult{}, nil, fmt.Errorf("register %s: %w", truncateForLog(req.BrokerAddr), err)
+	}
 	m.mu.Lock()
 	defer m.unlock()
+	if req.ConnOpen != nil && !req.ConnOpen() {
+		return RegisterBrokerResult{}, nil, fmt.Errorf("register %s: %w", req.BrokerAddr, ErrConnectionGone)
+	}
+	if err := checkTakeover(m.current.Load(), r); err != nil {
+		m.logLater(log.WarnLevel, log.Fields{"cluster": req.ClusterName, "brokerName": req.BrokerName,
+			"brokerId": req.BrokerID, "brokerAddr": req.BrokerAddr}, "registration refused: "+err.Error())
+		return RegisterBrokerResult{}, nil, fmt.Errorf("register %s: %w", req.BrokerAddr, err)
+	}
 	t := m.begin()
 	if r.wrapper == nil && !m.canSkipTopicTable(t.view(), r) {
 		return RegisterBrokerResult{}, nil, fmt.Errorf("register %s: %w", req.BrokerAddr, ErrTopicTableRequired)
@@ -189,7 +206,8 @@ func (m *Manager) register(t *txn, r *registration) (RegisterBrokerResult, []Min
 			m.logLater(log.WarnLevel, log.Fields{"cluster": req.ClusterName, "brokerName": req.BrokerName,
 				"brokerId": req.BrokerID, "brokerAddr": req.BrokerAddr, "holder": oldAddr},
 				"registration with an older stateVersion ignored")
-			return RegisterBrokerResult{}, nil, nil
+			return RegisterBrokerResult{}, nil, fmt.Errorf("%w: stateVersion %d is older than %d of %s, which holds broker id %d",
+				ErrRegisterIgnored, r.dv.StateVersion, holder.dataVersion.StateVersion, oldAddr, req.BrokerID)
 		}
 	}
 	// Step 8: a lone topic must not create a member (quirk Q9 reproduced).

@@ -222,9 +222,16 @@ func TestEveryQueueDataChangeForcesTheFullPath(t *testing.T) {
 		{name: "another member writes the broker name's queue data", change: func(t *testing.T, tw twinManagers) {
 			// a new master address takes id 0 with other perms; the old one
 			// comes back with its own table afterwards
+			// (a member of the group first: a stranger may not take a live
+			// master's id, see checkTakeover)
 			other := master.withAddr("127.0.0.1:10999")
 			other.conn = 9
+			other.id = 1
+			tw.register(t, other, withBaseTopic(16, "T", "U"))
+			other.id = master.id
 			tw.register(t, other, append(withBaseTopic(16, "T", "U"), topicConfig("RO", 8, PermRead|PermWrite)))
+			other.id = 2 // and steps down, so the old master may have id 0 back
+			tw.register(t, other, withBaseTopic(16, "T", "U"))
 		}},
 		{name: "topic deletion turned on", setup: func(*testing.T, twinManagers) {
 			// the table the master sends from now on lost U, which stays

@@ -144,6 +144,7 @@ func (m *Manager) applyTopicTable(t *txn, r *registration, prev *liveBroker, fir
 	if first || versionChanged {
 		for topic, info := range r.wrapper.TopicQueueMappingInfoMap {
 			t.setMapping(topic, info)
+			t.m.noteMapping(brokerName, topic, info.Bname)
 		}
 	}
 	applied := &topicsApplied{ran: true, epoch: m.queueDataEpoch[brokerName], body: r.req.BodyFingerprint,

@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"strings"
 )
 
@@ -123,21 +124,49 @@ func parseTopicConfigText(text string) (TopicConfig, error) {
 // DecodeCompressedRegisterBrokerBody reads the binary registration body of
 // protocol.md 3.8. The mapping section is read only when version >=
 // VersionV5_0_0, as Java does; bytes after the last item read are ignored.
+// The body may inflate to MaxInflatedRegisterBodySize.
 func DecodeCompressedRegisterBrokerBody(b []byte, version int32) (*RegisterBrokerBody, error) {
-	body, err := decodeCompressedRegisterBody(b, version)
+	return DecodeCompressedRegisterBrokerBodyWithin(b, version, MaxInflatedRegisterBodySize)
+}
+
+// DecodeCompressedRegisterBrokerBodyWithin is DecodeCompressedRegisterBrokerBody
+// with a bound on the inflated bytes (InflatedLimit gives the daemon's). It
+// also stops at the first item past the bounds of register_limits.go (topic
+// count, topic name length), before inflating the rest.
+func DecodeCompressedRegisterBrokerBodyWithin(b []byte, version int32, maxInflated int64) (*RegisterBrokerBody, error) {
+	body, err := decodeCompressedRegisterBody(b, version, maxInflated)
 	if err != nil {
 		return nil, fmt.Errorf("decode compressed register body: %w", err)
 	}
 	return body, nil
 }
 
-func decodeCompressedRegisterBody(b []byte, version int32) (*RegisterBrokerBody, error) {
+// InflateRatio and MinInflatedLimit make InflatedLimit: a 10,000-topic body
+// of a Java broker compresses about 15 to 1, a zlib bomb about 1,000 to 1.
+const (
+	InflateRatio     = 64
+	MinInflatedLimit = 1 << 20
+)
+
+// InflatedLimit is what a compressed body of compressedLen bytes may inflate
+// to: InflateRatio times its size, at least MinInflatedLimit, and never more
+// than frameLimit (what the same registration sent uncompressed could hold).
+func InflatedLimit(compressedLen int, frameLimit int64) int64 {
+	limit := max(int64(compressedLen)*InflateRatio, MinInflatedLimit)
+	return min(limit, frameLimit)
+}
+
+// maxTopicItemLength bounds one topic's text in a compressed body: a
+// 127-byte name, four numbers, a filter type and the attributes.
+const maxTopicItemLength = 64 << 10
+
+func decodeCompressedRegisterBody(b []byte, version int32, maxInflated int64) (*RegisterBrokerBody, error) {
 	zr, err := zlib.NewReader(bytes.NewReader(b))
 	if err != nil {
 		return nil, fmt.Errorf("%w: %w", ErrRouteCompressedBody, err)
 	}
 	defer zr.Close()
-	in := &inflatedItems{r: bufio.NewReader(&boundedReader{r: zr, remaining: MaxInflatedRegisterBodySize})}
+	in := &inflatedItems{r: bufio.NewReader(&boundedReader{r: zr, remaining: maxInflated, limit: maxInflated})}
 
 	body := &RegisterBrokerBody{}
 	w := &body.TopicConfigSerializeWrapper
@@ -154,14 +183,20 @@ func decodeCompressedRegisterBody(b []byte, version int32) (*RegisterBrokerBody,
 	if err != nil {
 		return nil, err
 	}
+	if err := checkCount("topics", int(topicCount)); err != nil {
+		return nil, err
+	}
 	for i := int32(0); i < topicCount; i++ { // a negative count reads no topic, as in Java
-		item, err := in.next("topic config")
+		item, err := in.nextWithin("topic config", maxTopicItemLength)
 		if err != nil {
 			return nil, err
 		}
 		tc, err := parseTopicConfigText(string(item))
 		if err != nil {
 			return nil, fmt.Errorf("%w: %w", ErrRouteCompressedBody, err)
+		}
+		if err := CheckTopicName(tc.TopicName); err != nil {
+			return nil, err
 		}
 		w.TopicConfigTable[tc.TopicName] = tc
 	}
@@ -179,6 +214,9 @@ func decodeCompressedRegisterBody(b []byte, version int32) (*RegisterBrokerBody,
 	}
 	mappingCount, err := in.int32("mapping count")
 	if err != nil {
+		return nil, err
+	}
+	if err := checkCount("static-topic mappings", int(mappingCount)); err != nil {
 		return nil, err
 	}
 	w.TopicQueueMappingInfoMap = map[string]TopicQueueMappingInfo{}
@@ -217,12 +255,21 @@ func (in *inflatedItems) int32(what string) (int32, error) {
 
 // next returns the next length-prefixed item; valid until the next call.
 func (in *inflatedItems) next(what string) ([]byte, error) {
+	return in.nextWithin(what, math.MaxInt32)
+}
+
+// nextWithin is next for an item of at most limit bytes: a longer one fails
+// before its bytes are inflated.
+func (in *inflatedItems) nextWithin(what string, limit int32) ([]byte, error) {
 	n, err := in.int32(what + " length")
 	if err != nil {
 		return nil, err
 	}
 	if n < 0 {
 		return nil, fmt.Errorf("%w: negative %s length %d", ErrRouteCompressedBody, what, n)
+	}
+	if n > limit {
+		return nil, fmt.Errorf("%w: %s of %d bytes, at most %d", ErrLimitExceeded, what, n, limit)
 	}
 	in.buf.Reset()
 	if _, err := io.CopyN(&in.buf, in.r, int64(n)); err != nil {
@@ -243,11 +290,12 @@ func (in *inflatedItems) readError(what string, err error) error {
 type boundedReader struct {
 	r         io.Reader
 	remaining int64
+	limit     int64 // for the error
 }
 
 func (b *boundedReader) Read(p []byte) (int, error) {
 	if b.remaining <= 0 {
-		return 0, fmt.Errorf("%w: more than %d bytes", ErrRouteBodyTooLarge, MaxInflatedRegisterBodySize)
+		return 0, fmt.Errorf("%w: inflates to more than %d bytes", ErrRouteBodyTooLarge, b.limit)
 	}
 	if int64(len(p)) > b.remaining {
 		p = p[:b.remaining]

@@ -179,8 +179,8 @@ func TestDecodeCompressedRefusesBombs(t *testing.T) {
 	var out bytes.Buffer
 	zw, _ := zlib.NewWriterLevel(&out, zlib.BestSpeed)
 	_, _ = zw.Write(item(nil, `{"counter":1}`))
-	_, _ = zw.Write(binary.BigEndian.AppendUint32(nil, 1))
-	_, _ = zw.Write(binary.BigEndian.AppendUint32(nil, 0x7fffffff))
+	_, _ = zw.Write(binary.BigEndian.AppendUint32(nil, 0))          // no topic
+	_, _ = zw.Write(binary.BigEndian.AppendUint32(nil, 0x7fffffff)) // a filter list "of 2 GiB"
 	zeros := make([]byte, 1<<20)
 	for written := 0; written <= MaxInflatedRegisterBodySize; written += len(zeros) {
 		_, _ = zw.Write(zeros)

@@ -16,7 +16,20 @@ func (t *txn) setLive(key brokerAddrInfo, entry *liveBroker) {
 	}
 	conns[key] = struct{}{}
 	t.m.expiry.file(entry)
+	t.m.filedSinceCompact++
+	if t.m.filedSinceCompact > t.view().live.len()+expiryCompactSlack {
+		t.m.expiry.dropRetired()
+		t.m.filedSinceCompact = 0
+	}
 }
+
+// expiryCompactSlack is how many filings beyond the live count the expiry
+// wheel takes before it is rid of retired entries. A replaced entry stays
+// filed until its deadline otherwise, so a broker changing its registration
+// 500,000 times within its timeout would keep 500,000 entries; with the
+// compaction the wheel holds at most twice the live entries plus this many,
+// at an amortized cost of O(1) per filing.
+const expiryCompactSlack = 1024
 
 // removeLive removes the live entry of key, if any, and returns it.
 func (t *txn) removeLive(key brokerAddrInfo) *liveBroker {

@@ -105,7 +105,13 @@ func (m *Manager) indexBrokerTopic(brokerName, topic string, present bool) {
 	} else {
 		delete(topics, topic)
 		if len(topics) == 0 {
+			// The name has no queue data left: its epoch goes too, or every
+			// broker name ever registered would stay in memory. Reading 0
+			// later is safe: a record holding 0 was taken when the name had
+			// no queue data either, and the clock never hands out 0 again.
 			delete(m.brokerTopics, brokerName)
+			delete(m.queueDataEpoch, brokerName)
+			return
 		}
 	}
 	m.touchQueueData(brokerName)

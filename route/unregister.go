@@ -149,6 +149,7 @@ func (m *Manager) cleanTopics(t *txn, removedNames, reducedNames map[string]stru
 		for topic := range m.brokerTopics[brokerName] {
 			affected[topic] = struct{}{}
 		}
+		t.removeMappingsOf(brokerName)
 	}
 	for topic := range affected { // each topic copied once for all its removed brokers
 		t.removeQueueDatas(topic, func(brokerName string) bool {

@@ -104,6 +104,12 @@ type Config struct {
 	// large frames being read, and requests waiting for or running on a
 	// worker. Past it a request is answered SYSTEM_BUSY. Go addition.
 	RequestMemoryLimit int64 `prop:"requestMemoryLimit" ext:"true"`
+	// MinBrokerHeartbeatTimeoutMillis and MaxBrokerHeartbeatTimeoutMillis
+	// bound the heartbeatTimeoutMillis a registration may ask for; outside
+	// them it is refused (code 1). Java takes any value, so one registration
+	// could stay for 30,000 years. Go addition.
+	MinBrokerHeartbeatTimeoutMillis int64 `prop:"minBrokerHeartbeatTimeoutMillis" ext:"true"`
+	MaxBrokerHeartbeatTimeoutMillis int64 `prop:"maxBrokerHeartbeatTimeoutMillis" ext:"true"`
 	// LogFormat is "text" or "json" (logrus formatter). Go addition.
 	LogFormat string `prop:"logFormat" ext:"true"`
 	// LogLevel is a logrus level name (debug, info, warn, ...). Go addition.
@@ -123,6 +129,12 @@ const (
 	// DefaultRequestMemoryLimit is requestMemoryLimit's default (1 GiB):
 	// 400 brokers registering 2 MB bodies at the same moment fit.
 	DefaultRequestMemoryLimit = 1 << 30
+	// DefaultMinBrokerHeartbeatTimeoutMillis and
+	// DefaultMaxBrokerHeartbeatTimeoutMillis are the heartbeatTimeoutMillis
+	// range a registration may ask for (Java brokers send 10000, or nothing
+	// for the 120 s default).
+	DefaultMinBrokerHeartbeatTimeoutMillis = 100
+	DefaultMaxBrokerHeartbeatTimeoutMillis = 600_000
 	// DefaultConfigBlackList is the Java default of configBlackList.
 	DefaultConfigBlackList = "configBlackList;configStorePath;kvConfigPath"
 	// LogFormatText and LogFormatJSON are the accepted logFormat values.
@@ -172,10 +184,12 @@ func Default() *Config {
 		ServerPooledByteBufAllocatorEnable: true,
 		ShutdownWaitTimeSeconds:            30,
 
-		MaxFrameSize:       DefaultMaxFrameSize,
-		RequestMemoryLimit: DefaultRequestMemoryLimit,
-		LogFormat:          LogFormatText,
-		LogLevel:           "info",
+		MaxFrameSize:                    DefaultMaxFrameSize,
+		RequestMemoryLimit:              DefaultRequestMemoryLimit,
+		MinBrokerHeartbeatTimeoutMillis: DefaultMinBrokerHeartbeatTimeoutMillis,
+		MaxBrokerHeartbeatTimeoutMillis: DefaultMaxBrokerHeartbeatTimeoutMillis,
+		LogFormat:                       LogFormatText,
+		LogLevel:                        "info",
 	}
 }
 
@@ -213,6 +227,10 @@ func (c *Config) Validate() error {
 		if p.value <= 0 {
 			return fmt.Errorf("%w: %s=%d must be positive", ErrInvalidValue, p.key, p.value)
 		}
+	}
+	if c.MinBrokerHeartbeatTimeoutMillis <= 0 || c.MaxBrokerHeartbeatTimeoutMillis < c.MinBrokerHeartbeatTimeoutMillis {
+		return fmt.Errorf("%w: minBrokerHeartbeatTimeoutMillis=%d and maxBrokerHeartbeatTimeoutMillis=%d must make a positive range",
+			ErrInvalidValue, c.MinBrokerHeartbeatTimeoutMillis, c.MaxBrokerHeartbeatTimeoutMillis)
 	}
 	if c.ListenPort < 0 || c.ListenPort > 65535 {
 		return fmt.Errorf("%w: listenPort=%d is not a TCP port", ErrInvalidValue, c.ListenPort)

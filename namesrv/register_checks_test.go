@@ -1,0 +1,226 @@
+package namesrv
+
+import (
+	"bytes"
+	"compress/zlib"
+	"encoding/binary"
+	"fmt"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/sirupsen/logrus"
+
+	"github.com/gonamesrv/gonamesrv/internal/nstest"
+	"github.com/gonamesrv/gonamesrv/namesrv/config"
+	"github.com/gonamesrv/gonamesrv/remoting"
+	"github.com/gonamesrv/gonamesrv/route"
+)
+
+// Regression tests of the registration defects of issue 13 item 5-6 and
+// issue 12 item 6: each failed against the code before its fix.
+
+// TestRegisterBrokerRequiresHAServerAddr: Java declares haServerAddr
+// @CFNotNull like the other fields of protocol.md 2.4, so a registration
+// without it is answered code 1 naming it, and changes nothing.
+func TestRegisterBrokerRequiresHAServerAddr(t *testing.T) {
+	s := startServer(t, nil)
+	req := nstest.BrokerAMaster.RegisterRequest()
+	delete(req.ExtFields, "haServerAddr")
+	mustRefuse(t, nstest.Invoke(t, s.client, req), "the custom field <haServerAddr> is null")
+	if s.topicExists("TopicA") {
+		t.Fatal("a registration without haServerAddr was applied")
+	}
+}
+
+// TestRegisterBrokerBounds: names, addresses, topic names, topic counts,
+// state versions and heartbeat timeouts past their bounds are refused with
+// a remark that says which, a warning, and no change.
+func TestRegisterBrokerBounds(t *testing.T) {
+	long := func(n int) string { return strings.Repeat("x", n) }
+	cases := []struct {
+		name   string
+		broker func(b *nstest.Broker)
+		ext    map[string]string
+		remark string
+	}{
+		{name: "broker name of 4 MiB", broker: func(b *nstest.Broker) { b.Name = long(4 << 20) }, remark: "brokerName is 4194304 bytes long"},
+		{name: "cluster name of 256 bytes", broker: func(b *nstest.Broker) { b.Cluster = long(256) }, remark: "clusterName is 256 bytes long"},
+		{name: "broker address of 256 bytes", broker: func(b *nstest.Broker) { b.Addr = long(256) }, remark: "brokerAddr is 256 bytes long"},
+		{name: "ha address of 256 bytes", broker: func(b *nstest.Broker) { b.HAAddr = long(256) }, remark: "haServerAddr is 256 bytes long"},
+		{name: "topic name of 128 bytes", broker: func(b *nstest.Broker) { b.Topics[long(128)] = 4 }, remark: "topic name is 128 bytes long"},
+		{name: "stateVersion 2^62", broker: func(b *nstest.Broker) { b.Version.StateVersion = 1 << 62 }, remark: "stateVersion 4611686018427387904 outside"},
+		{name: "negative stateVersion", broker: func(b *nstest.Broker) { b.Version.StateVersion = -1 }, remark: "stateVersion -1 outside"},
+		{name: "heartbeat timeout 1e15 ms", ext: map[string]string{"heartbeatTimeoutMillis": "1000000000000000"},
+			remark: "heartbeatTimeoutMillis 1000000000000000 outside [100, 600000]"},
+		{name: "heartbeat timeout 0", ext: map[string]string{"heartbeatTimeoutMillis": "0"}, remark: "heartbeatTimeoutMillis 0 outside"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			s := startServer(t, nil)
+			b := nstest.BrokerAMaster
+			b.Topics = map[string]int32{"TopicA": 4, "TopicTest": 4}
+			if tc.broker != nil {
+				tc.broker(&b)
+			}
+			req := b.RegisterRequest()
+			for k, v := range tc.ext {
+				req.ExtFields[k] = v
+			}
+			resp := nstest.Invoke(t, s.client, req)
+			mustRefuse(t, resp, tc.remark)
+			if !strings.HasPrefix(resp.Remark, "register broker refused") {
+				t.Fatalf("remark %q does not say the registration was refused", resp.Remark)
+			}
+			if len(s.ns.routes.AllTopicList().TopicList) != 0 || len(s.ns.routes.ClusterInfo().BrokerAddrTable) != 0 {
+				t.Fatal("a refused registration changed the tables")
+			}
+			if !logged(s.hook, logrus.WarnLevel, "register broker refused") {
+				t.Fatal("the refusal was not logged")
+			}
+			for _, e := range s.hook.AllEntries() {
+				if line, _ := e.String(); len(line) > 4096 {
+					t.Fatalf("a log line of %d bytes: peer-given strings are not truncated", len(line))
+				}
+			}
+		})
+	}
+}
+
+// TestRegisterBrokerAcceptsTheLimits: the largest name and the bounds of
+// the timeout range are accepted.
+func TestRegisterBrokerAcceptsTheLimits(t *testing.T) {
+	s := startServer(t, nil)
+	b := nstest.BrokerAMaster
+	topic := strings.Repeat("t", route.MaxTopicNameLength)
+	b.Topics = map[string]int32{topic: 4, "TopicA": 4}
+	b.Name = strings.Repeat("n", route.MaxNameLength)
+	b.Version.StateVersion = route.MaxStateVersion
+	req := b.RegisterRequest()
+	req.ExtFields["heartbeatTimeoutMillis"] = "600000"
+	nstest.MustCode(t, nstest.Invoke(t, s.client, req), remoting.SUCCESS)
+	if !s.topicExists(topic) {
+		t.Fatal("a 127-byte topic name was not routed")
+	}
+}
+
+// compressedBomb is a compressed registration body whose one topic line has
+// a name of nameLen bytes: a few KiB on the wire.
+func compressedBomb(t *testing.T, nameLen int) []byte {
+	t.Helper()
+	var plain []byte
+	item := func(b []byte) {
+		plain = binary.BigEndian.AppendUint32(plain, uint32(len(b)))
+		plain = append(plain, b...)
+	}
+	item([]byte(`{"counter":1,"stateVersion":0,"timestamp":1}`))
+	plain = binary.BigEndian.AppendUint32(plain, 2)
+	item(append(bytes.Repeat([]byte("a"), nameLen), " 8 8 6 SINGLE_TAG {}"...))
+	item([]byte("TopicA 8 8 6 SINGLE_TAG {}"))
+	item([]byte("[]"))
+	plain = binary.BigEndian.AppendUint32(plain, 0)
+	var out bytes.Buffer
+	zw, err := zlib.NewWriterLevel(&out, zlib.BestCompression)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := zw.Write(plain); err != nil {
+		t.Fatal(err)
+	}
+	if err := zw.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return out.Bytes()
+}
+
+// TestCompressedBodyAmplification: a ~60 KB compressed body naming a 60 MB
+// topic was inflated, decoded and kept in the tables; now it is refused
+// before the rest is inflated, and what a body may inflate to is bounded by
+// its size and the frame limit.
+func TestCompressedBodyAmplification(t *testing.T) {
+	s := startServer(t, nil)
+	body := compressedBomb(t, 60<<20)
+	if len(body) > 100<<10 {
+		t.Fatalf("bomb of %d bytes: the test wants a small one", len(body))
+	}
+	req := nstest.BrokerAMaster.RequestWith(body)
+	req.ExtFields["compressed"] = "true"
+	mustRefuse(t, nstest.Invoke(t, s.client, req), "at most 65536")
+	if topics := s.ns.routes.AllTopicList().TopicList; len(topics) != 0 {
+		t.Fatalf("%d topics routed from a bomb", len(topics))
+	}
+	// A body that inflates past 64 times its size (and 1 MiB) is refused
+	// even when every item is within its bound.
+	b := nstest.BrokerAMaster
+	b.Topics = map[string]int32{}
+	for i := range 40_000 {
+		b.Topics[fmt.Sprintf("t%06d", i)] = 1
+	}
+	raw := mustCompressedBody(t, b)
+	if limit := route.InflatedLimit(len(raw), 16<<20); limit >= 16<<20 {
+		t.Logf("a %d-byte body may inflate to %d", len(raw), limit)
+	}
+	req = b.RequestWith(raw)
+	resp := nstest.Invoke(t, s.client, req)
+	if resp.Code != remoting.SUCCESS {
+		t.Fatalf("a real 40,000-topic compressed body (%d bytes) was refused: %d %q", len(raw), resp.Code, resp.Remark)
+	}
+}
+
+// TestRegistrationCannotTakeARouteOver: a stranger registering a live
+// master's id at another address, with a huge stateVersion, or any, is
+// refused and says so; the route keeps the real master, whose next
+// registrations are answered 0. Java routed to the stranger and answered the
+// real master 0 while ignoring it.
+func TestRegistrationCannotTakeARouteOver(t *testing.T) {
+	s := startServer(t, nil)
+	real := nstest.BrokerAMaster
+	nstest.MustCode(t, nstest.Register(t, s.client, real), remoting.SUCCESS)
+	for _, state := range []int64{0, 5, route.MaxStateVersion} {
+		fake := real
+		fake.Addr, fake.HAAddr = "10.66.66.66:10911", "10.66.66.66:10912"
+		fake.Version.StateVersion = state
+		attacker := nstest.NewClient(t, s.addr())
+		resp := nstest.Invoke(t, attacker, fake.RegisterRequest())
+		mustRefuse(t, resp, "held by live broker "+real.Addr)
+		if !strings.HasPrefix(resp.Remark, "register broker ignored") {
+			t.Fatalf("remark %q", resp.Remark)
+		}
+	}
+	if !logged(s.hook, logrus.WarnLevel, "register broker ignored") {
+		t.Fatal("the ignored registration was not logged")
+	}
+	route := nstest.DecodeRoute(t, nstest.RouteQuery(t, s.client, "TopicA", 0))
+	if got := route.BrokerDatas[0].BrokerAddrs[0]; got != real.Addr {
+		t.Fatalf("master of broker-a is %q, want %q", got, real.Addr)
+	}
+	real.Version.Counter++
+	nstest.MustCode(t, nstest.Register(t, s.client, real), remoting.SUCCESS)
+
+	// Java's own rule stays, and is now reported: a registration with an
+	// older stateVersion than the live holder's is ignored.
+	s2 := startServer(t, nil)
+	holder := real
+	holder.Version.StateVersion = 7
+	nstest.MustCode(t, nstest.Register(t, s2.client, holder), remoting.SUCCESS)
+	slave := nstest.BrokerASlave
+	nstest.MustCode(t, nstest.Register(t, s2.client, slave), remoting.SUCCESS)
+	promoted := slave
+	promoted.ID = 0
+	promoted.Version.StateVersion = 3
+	mustRefuse(t, nstest.Invoke(t, s2.client, promoted.RegisterRequest()), "stateVersion 3 is older than 7")
+}
+
+// TestHeartbeatTimeoutRangeFromTheConfig: the range comes from the keys.
+func TestHeartbeatTimeoutRangeFromTheConfig(t *testing.T) {
+	s := startServer(t, func(cfg *config.Config) {
+		cfg.MinBrokerHeartbeatTimeoutMillis, cfg.MaxBrokerHeartbeatTimeoutMillis = 1000, 2000
+	})
+	for timeout, want := range map[int64]int32{999: remoting.SYSTEM_ERROR, 1000: remoting.SUCCESS, 2000: remoting.SUCCESS, 2001: remoting.SYSTEM_ERROR} {
+		req := nstest.BrokerAMaster.RegisterRequest()
+		req.ExtFields["heartbeatTimeoutMillis"] = strconv.FormatInt(timeout, 10)
+		if got := nstest.Invoke(t, s.client, req).Code; got != want {
+			t.Errorf("timeout %d: code %d, want %d", timeout, got, want)
+		}
+	}
+}
