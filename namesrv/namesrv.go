@@ -31,6 +31,8 @@ type NameServer struct {
 	eviction   *evictionJob
 	notifier   *notifier
 	startedAt  time.Time
+	// gracefulWait is GracefulWait, read once at start (see graceful.go).
+	gracefulWait time.Duration
 	// fullRegistrations bounds how many registrations decode and apply a
 	// topic table at once (see registrationSlots).
 	fullRegistrations slots
@@ -54,6 +56,8 @@ func New(settings *config.Settings, log *logrus.Entry) (*NameServer, error) {
 		kv:        kv,
 		brokers:   newBrokerConns(),
 		startedAt: time.Now(),
+
+		gracefulWait: gracefulWaitOf(cfg, log),
 
 		fullRegistrations: newSlots(registrationSlots()),
 	}
@@ -117,7 +121,7 @@ func (ns *NameServer) Shutdown(ctx context.Context) error {
 		ns.eviction.stop(ctx)
 	}
 	ns.unregister.stop()
-	ns.notifier.close()
+	ns.notifier.closeWithin(ctx)
 	ns.log.Info("name server stopped")
 	return errors.Join(errs...)
 }
@@ -129,14 +133,9 @@ func withLog(cfg route.Config, log *logrus.Entry) route.Config {
 }
 
 // GracefulWait is how long Shutdown answers GO_AWAY before stopping:
-// shutdownWaitTimeSeconds with enableShutdownGracefully, 0 without.
-func (ns *NameServer) GracefulWait() time.Duration {
-	cfg := ns.settings.Get()
-	if !cfg.EnableShutdownGracefully {
-		return 0
-	}
-	return time.Duration(max(0, cfg.ShutdownWaitTimeSeconds)) * time.Second
-}
+// shutdownWaitTimeSeconds with enableShutdownGracefully, 0 without, as
+// they were at start (an update over the wire applies at the next start).
+func (ns *NameServer) GracefulWait() time.Duration { return ns.gracefulWait }
 
 // routeConfig takes the route manager's live settings out of the daemon's.
 func routeConfig(cfg *config.Config) route.Config {

@@ -83,14 +83,14 @@ func TestNotifierDelivers(t *testing.T) {
 // its queue of one stays full.
 func TestNotifierQueueFullDrops(t *testing.T) {
 	logger, hook := logtest.NewNullLogger()
-	n := &notifier{log: logrus.NewEntry(logger), queue: make(chan route.MinBrokerIDChange, 1), done: make(chan struct{})}
+	n := newIdleNotifier(logrus.NewEntry(logger), 1)
 	n.send([]route.MinBrokerIDChange{{BrokerName: "kept"}, {BrokerName: "dropped"}, {BrokerName: "dropped too"}})
 	entries := hook.AllEntries()
 	if len(entries) != 2 || entries[0].Message != "notify queue full, min broker id change not sent" ||
 		entries[0].Data["brokerName"] != "dropped" || entries[1].Data["brokerName"] != "dropped too" {
 		t.Fatalf("log entries %v, want one drop line for each of the two events beyond the queue", entries)
 	}
-	if queued := (<-n.queue).BrokerName; queued != "kept" {
+	if queued := (<-n.queue).change.BrokerName; queued != "kept" {
 		t.Fatalf("queued %q, want the first event", queued)
 	}
 }

@@ -41,18 +41,33 @@ func run(args []string) int {
 		log.WithError(err).Error("start name server")
 		return 1
 	}
-	signals := make(chan os.Signal, 1)
+	signals := make(chan os.Signal, 2)
 	signal.Notify(signals, syscall.SIGINT, syscall.SIGTERM)
 	sig := <-signals
-	log.WithField("signal", sig.String()).Info("stopping name server")
+	log.WithFields(logrus.Fields{"signal": sig.String(), "deadline": (ns.GracefulWait() + shutdownTimeout).String()}).
+		Info("stopping name server (a second signal stops at once)")
 	ctx, cancel := context.WithTimeout(context.Background(), ns.GracefulWait()+shutdownTimeout)
 	defer cancel()
-	if err := ns.Shutdown(ctx); err != nil {
-		log.WithError(err).Error("stop name server")
-		return 1
+	stopped := make(chan error, 1)
+	go func() { stopped <- ns.Shutdown(ctx) }()
+	select {
+	case err := <-stopped:
+		if err != nil {
+			log.WithError(err).Error("stop name server")
+			return 1
+		}
+		return 0
+	case sig := <-signals:
+		// Every acknowledged KV and config change is on disk already, so
+		// nothing is lost by not waiting for the requests in flight.
+		log.WithField("signal", sig.String()).Warn("second signal, stopping at once")
+		return exitOnSecondSignal
 	}
-	return 0
 }
+
+// exitOnSecondSignal is the exit status of a stop cut short by a second
+// SIGINT or SIGTERM (128 + SIGINT, as a shell reports an interrupted command).
+const exitOnSecondSignal = 130
 
 // newLogger configures the process logger: text (colour on a terminal) by
 // default, one JSON object per line with -log-format json. It is logrus's
