@@ -55,12 +55,12 @@ type notifier struct {
 	slots chan struct{} // notifySenders tokens
 	// sends is canceled by closeWithin when its deadline passes: sends in
 	// flight return at once and nothing more is sent.
-	sends     context.Context
-	cancel    context.CancelFunc
-	inFlight  sync.WaitGroup
-	once      sync.Once
-	stop      chan struct{} // closed by close(); the queue itself is never closed, so a late send cannot panic
-	done      chan struct{}
+	sends    context.Context
+	cancel   context.CancelFunc
+	inFlight sync.WaitGroup
+	once     sync.Once
+	stop     chan struct{} // closed by close(); the queue itself is never closed, so a late send cannot panic
+	done     chan struct{}
 
 	failedMu sync.Mutex
 	failed   map[string]time.Time // address -> when its last send failed
