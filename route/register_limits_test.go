@@ -152,3 +152,43 @@ func TestRegistrationOnAClosedConnectionChangesNothing(t *testing.T) {
 		t.Fatal("a registration on a closed connection changed the tables")
 	}
 }
+
+// TestInflatedLimit: 64 times the compressed size, at least 1 MiB, never
+// past the frame limit.
+func TestInflatedLimit(t *testing.T) {
+	for _, tc := range []struct {
+		compressed  int
+		frame, want int64
+	}{
+		{100, 16 << 20, MinInflatedLimit},
+		{100 << 10, 16 << 20, 6400 << 10},
+		{1 << 20, 16 << 20, 16 << 20},
+		{100 << 10, 1 << 20, 1 << 20},
+	} {
+		if got := InflatedLimit(tc.compressed, tc.frame); got != tc.want {
+			t.Errorf("InflatedLimit(%d, %d) = %d, want %d", tc.compressed, tc.frame, got, tc.want)
+		}
+	}
+}
+
+// TestCompressedBodyWithinItsLimit: a body that inflates past the limit it
+// is given fails with ErrRouteBodyTooLarge; one topic count past the bound
+// fails before any topic is read.
+func TestCompressedBodyWithinItsLimit(t *testing.T) {
+	body := &RegisterBrokerBody{TopicConfigSerializeWrapper: TopicConfigSerializeWrapper{TopicConfigTable: map[string]TopicConfig{}}}
+	for i := range 2000 {
+		name := fmt.Sprintf("topic-%04d", i)
+		body.TopicConfigSerializeWrapper.TopicConfigTable[name] = NewTopicConfig(name)
+	}
+	raw, err := EncodeCompressedRegisterBrokerBody(body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := DecodeCompressedRegisterBrokerBodyWithin(raw, VersionV5_0_0, 10_000); !errors.Is(err, ErrRouteBodyTooLarge) {
+		t.Fatalf("err = %v, want ErrRouteBodyTooLarge", err)
+	}
+	if got, err := DecodeCompressedRegisterBrokerBodyWithin(raw, VersionV5_0_0, InflatedLimit(len(raw), 16<<20)); err != nil ||
+		len(got.TopicConfigSerializeWrapper.TopicConfigTable) != 2000 {
+		t.Fatalf("within its limit: %v", err)
+	}
+}
