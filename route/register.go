@@ -154,9 +154,7 @@ func (m *Manager) RegisterBroker(req *RegisterBrokerRequest, now time.Time) (Reg
 	if req.ConnOpen != nil && !req.ConnOpen() {
 		return RegisterBrokerResult{}, nil, fmt.Errorf("register %s: %w", req.BrokerAddr, ErrConnectionGone)
 	}
-	if err := checkTakeover(m.current.Load(), r); err != nil {
-		m.logLater(log.WarnLevel, log.Fields{"cluster": req.ClusterName, "brokerName": req.BrokerName,
-			"brokerId": req.BrokerID, "brokerAddr": req.BrokerAddr}, "registration refused: "+err.Error())
+	if err := checkTakeover(m.current.Load(), r); err != nil { // the daemon logs it, with the answer
 		return RegisterBrokerResult{}, nil, fmt.Errorf("register %s: %w", req.BrokerAddr, err)
 	}
 	t := m.begin()
@@ -202,10 +200,7 @@ func (m *Manager) register(t *txn, r *registration) (RegisterBrokerResult, []Min
 		holder, live := t.view().live.get(brokerAddrInfo{cluster: req.ClusterName, addr: oldAddr})
 		if live && holder.dataVersion.StateVersion > r.dv.StateVersion {
 			t.publishGroup(req.BrokerName, oldGroup, data, addrs)
-			t.removeLive(r.key)
-			m.logLater(log.WarnLevel, log.Fields{"cluster": req.ClusterName, "brokerName": req.BrokerName,
-				"brokerId": req.BrokerID, "brokerAddr": req.BrokerAddr, "holder": oldAddr},
-				"registration with an older stateVersion ignored")
+			t.removeLive(r.key) // the daemon logs the error, with the answer
 			return RegisterBrokerResult{}, nil, fmt.Errorf("%w: stateVersion %d is older than %d of %s, which holds broker id %d",
 				ErrRegisterIgnored, r.dv.StateVersion, holder.dataVersion.StateVersion, oldAddr, req.BrokerID)
 		}
