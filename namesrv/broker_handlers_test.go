@@ -417,11 +417,15 @@ func TestRegisterBrokerNewVersionSameTableSkipsDecoding(t *testing.T) {
 // largeBroker is broker-a with a body of more than 64 KiB, which the server
 // assembles as it arrives and whose CRC it takes on the way
 // (remoting.Command.BodyCRC32).
-func largeBroker() nstest.Broker {
+func largeBroker() nstest.Broker { return brokerWithTopics("LargeTopic-%04d", 2000) }
+
+// brokerWithTopics is broker-a's master with count topics of 8 queues,
+// named by the format (which takes the topic's number).
+func brokerWithTopics(format string, count int) nstest.Broker {
 	b := nstest.BrokerAMaster
-	b.Topics = map[string]int32{}
-	for i := range 2000 {
-		b.Topics[fmt.Sprintf("LargeTopic-%04d", i)] = 8
+	b.Topics = make(map[string]int32, count)
+	for i := range count {
+		b.Topics[fmt.Sprintf(format, i)] = 8
 	}
 	return b
 }

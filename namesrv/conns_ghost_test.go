@@ -12,14 +12,7 @@ import (
 // ghostBroker is a broker whose JSON registration is about 4 MB, so it is
 // still being decoded on the pool when the close of its connection has
 // been handled on the event loop.
-func ghostBroker() nstest.Broker {
-	b := nstest.BrokerAMaster
-	b.Topics = map[string]int32{}
-	for i := range 30_000 {
-		b.Topics[fmt.Sprintf("GhostTopic-%06d", i)] = 8
-	}
-	return b
-}
+func ghostBroker() nstest.Broker { return brokerWithTopics("GhostTopic-%06d", 30_000) }
 
 // waitRegistrationHandled waits until the server has finished the one
 // registration it was sent: applied ("broker registered") or dropped.
