@@ -212,6 +212,9 @@ func (ns *NameServer) unregisterBroker(conn *remoting.Conn, req *remoting.Comman
 	if err := remoting.DecodeHeader(req, &h); err != nil {
 		return systemError(req, err.Error())
 	}
+	if err := route.CheckBrokerIdentity(h.ClusterName, h.BrokerName, h.BrokerAddr); err != nil {
+		return systemError(req, "unregister broker refused: "+err.Error())
+	}
 	ok := ns.unregister.submit(route.UnregisterRequest{
 		ClusterName: h.ClusterName,
 		BrokerAddr:  h.BrokerAddr,

@@ -87,6 +87,18 @@ func TestRegisterBrokerBounds(t *testing.T) {
 	}
 }
 
+// TestUnregisterAndRegisterTopicBounds: an unregistration naming a broker
+// past the bounds (which no registration can have stored) and a topic
+// registration with a name past 127 bytes are refused, code 1.
+func TestUnregisterAndRegisterTopicBounds(t *testing.T) {
+	s := startServer(t, nil)
+	ext := nstest.BrokerAMaster.Identity()
+	ext["brokerName"] = strings.Repeat("n", 1<<20)
+	mustRefuse(t, s.call(t, remoting.UNREGISTER_BROKER, ext, nil), "brokerName is 1048576 bytes long")
+	mustRefuse(t, s.call(t, remoting.REGISTER_TOPIC_IN_NAMESRV, map[string]string{"topic": strings.Repeat("t", 128)}, []byte("{}")),
+		"topic name is 128 bytes long")
+}
+
 // TestRegisterBrokerAcceptsTheLimits: the largest name and the bounds of
 // the timeout range are accepted.
 func TestRegisterBrokerAcceptsTheLimits(t *testing.T) {

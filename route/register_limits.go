@@ -41,19 +41,14 @@ var (
 // checkBounds refuses a request whose names, addresses, versions or body
 // exceed the bounds, before anything changes.
 func (req *RegisterBrokerRequest) checkBounds(dv DataVersion) error {
-	for _, f := range []struct {
-		name, value string
-		max         int
-	}{
-		{"clusterName", req.ClusterName, MaxNameLength},
-		{"brokerName", req.BrokerName, MaxNameLength},
-		{"__ZONE_NAME", req.ZoneName, MaxNameLength},
-		{"brokerAddr", req.BrokerAddr, MaxAddrLength},
-		{"haServerAddr", req.HAServerAddr, MaxAddrLength},
-	} {
-		if len(f.value) > f.max {
-			return fmt.Errorf("%w: %s is %d bytes long, at most %d", ErrLimitExceeded, f.name, len(f.value), f.max)
-		}
+	if err := CheckBrokerIdentity(req.ClusterName, req.BrokerName, req.BrokerAddr); err != nil {
+		return err
+	}
+	if err := checkLength("__ZONE_NAME", req.ZoneName, MaxNameLength); err != nil {
+		return err
+	}
+	if err := checkLength("haServerAddr", req.HAServerAddr, MaxAddrLength); err != nil {
+		return err
 	}
 	if dv.StateVersion < 0 || dv.StateVersion > MaxStateVersion {
 		return fmt.Errorf("%w: stateVersion %d outside [0, %d]", ErrLimitExceeded, dv.StateVersion, MaxStateVersion)
@@ -62,6 +57,26 @@ func (req *RegisterBrokerRequest) checkBounds(dv DataVersion) error {
 		return nil
 	}
 	return CheckRegisterBrokerBody(req.Body)
+}
+
+// CheckBrokerIdentity refuses a cluster name, broker name or broker address
+// past its bound: no registration can have stored it, so an unregistration
+// naming it is refused before it is queued.
+func CheckBrokerIdentity(cluster, brokerName, brokerAddr string) error {
+	if err := checkLength("clusterName", cluster, MaxNameLength); err != nil {
+		return err
+	}
+	if err := checkLength("brokerName", brokerName, MaxNameLength); err != nil {
+		return err
+	}
+	return checkLength("brokerAddr", brokerAddr, MaxAddrLength)
+}
+
+func checkLength(field, value string, limit int) error {
+	if len(value) > limit {
+		return fmt.Errorf("%w: %s is %d bytes long, at most %d", ErrLimitExceeded, field, len(value), limit)
+	}
+	return nil
 }
 
 // CheckRegisterBrokerBody checks a decoded registration body against the
@@ -86,16 +101,16 @@ func CheckRegisterBrokerBody(body *RegisterBrokerBody) error {
 		if err := CheckTopicName(topic); err != nil {
 			return err
 		}
-		if len(info.Bname) > MaxNameLength {
-			return fmt.Errorf("%w: mapping bname is %d bytes long, at most %d", ErrLimitExceeded, len(info.Bname), MaxNameLength)
+		if err := checkLength("mapping bname", info.Bname, MaxNameLength); err != nil {
+			return err
 		}
 	}
 	if err := checkCount("filter servers", len(body.FilterServerList)); err != nil {
 		return err
 	}
 	for _, addr := range body.FilterServerList {
-		if len(addr) > MaxAddrLength {
-			return fmt.Errorf("%w: filter server address is %d bytes long, at most %d", ErrLimitExceeded, len(addr), MaxAddrLength)
+		if err := checkLength("filter server address", addr, MaxAddrLength); err != nil {
+			return err
 		}
 	}
 	return nil
@@ -103,10 +118,7 @@ func CheckRegisterBrokerBody(body *RegisterBrokerBody) error {
 
 // CheckTopicName refuses a topic name longer than MaxTopicNameLength.
 func CheckTopicName(topic string) error {
-	if len(topic) > MaxTopicNameLength {
-		return fmt.Errorf("%w: topic name is %d bytes long, at most %d", ErrLimitExceeded, len(topic), MaxTopicNameLength)
-	}
-	return nil
+	return checkLength("topic name", topic, MaxTopicNameLength)
 }
 
 func checkCount(what string, n int) error {
