@@ -1,8 +1,10 @@
 package test
 
 import (
+	"bytes"
 	"fmt"
 	"net"
+	"os"
 	"strings"
 	"testing"
 	"time"
@@ -35,7 +37,14 @@ func TestGhostBrokerAgainstTheBinary(t *testing.T) {
 		t.Fatal(err)
 	}
 	_ = conn.Close()
-	time.Sleep(5 * time.Second) // the registration has long been handled
+	eventually(t, 20*time.Second, "the registration handled", func() error {
+		out, err := os.ReadFile(ns.logPath)
+		if err != nil || !bytes.Contains(out, []byte("register broker dropped")) && !bytes.Contains(out, []byte("broker registered")) {
+			return fmt.Errorf("not yet in the log (%v)", err)
+		}
+		return nil
+	})
+	time.Sleep(200 * time.Millisecond) // a close would be applied by now
 	if _, code, err := routeOf(ns.Addr, "GhostTopic-000000"); err != nil || code != remoting.TOPIC_NOT_EXIST {
 		t.Fatalf("route of a ghost broker's topic: code %d, %v; want TOPIC_NOT_EXIST", code, err)
 	}
