@@ -38,7 +38,7 @@ func (ns *NameServer) registerBroker(conn *remoting.Conn, req *remoting.Command)
 	if req.Version < 0 {
 		return withExt(systemError(req, fmt.Sprintf("invalid request version %d", req.Version)), &registerBrokerResponseHeader{})
 	}
-	if err := ns.checkHeartbeatTimeout(h.HeartbeatTimeoutMillis); err != nil {
+	if err := ns.registration.checkHeartbeatTimeout(h.HeartbeatTimeoutMillis); err != nil {
 		ns.log.WithFields(logrus.Fields{"brokerAddr": truncated(h.BrokerAddr), "peer": conn.RemoteAddr()}).
 			WithError(err).Warn("register broker refused")
 		return withExt(systemError(req, "register broker refused: "+err.Error()), &registerBrokerResponseHeader{})
@@ -64,7 +64,7 @@ func (ns *NameServer) registerBroker(conn *remoting.Conn, req *remoting.Command)
 	if changed {
 		ns.fullRegistrations.acquire()
 		defer ns.fullRegistrations.release()
-		body, filterServersGiven, decodeErr := decodeRegistrationBody(req.Version, h.Compressed, req.Body, ns.maxFrameSize())
+		body, filterServersGiven, decodeErr := decodeRegistrationBody(req.Version, h.Compressed, req.Body, ns.registration.frameLimit)
 		if decodeErr != nil {
 			ns.log.WithFields(fields).WithError(decodeErr).Warn("register broker refused: body not decoded")
 			return withExt(systemError(req, decodeFailedRemark+": "+decodeErr.Error()), &registerBrokerResponseHeader{})

@@ -33,6 +33,9 @@ type NameServer struct {
 	startedAt  time.Time
 	// gracefulWait is GracefulWait, read once at start (see graceful.go).
 	gracefulWait time.Duration
+	// registration holds the bounds registrations are checked against,
+	// read once at start (see register_checks.go).
+	registration registrationLimits
 	// fullRegistrations bounds how many registrations decode and apply a
 	// topic table at once (see registrationSlots).
 	fullRegistrations slots
@@ -58,6 +61,7 @@ func New(settings *config.Settings, log *logrus.Entry) (*NameServer, error) {
 		startedAt: time.Now(),
 
 		gracefulWait: gracefulWaitOf(cfg, log),
+		registration: registrationLimitsOf(cfg),
 
 		fullRegistrations: newSlots(registrationSlots()),
 	}

@@ -20,17 +20,35 @@ func truncated(s string) string {
 	return fmt.Sprintf("%s...(%d bytes)", s[:maxLoggedFieldLength], len(s))
 }
 
+// registrationLimits are the bounds of the keys a registration is checked
+// against. They are read once at start, like every key that is not live, so
+// an update over the wire cannot widen them for the running server.
+type registrationLimits struct {
+	minHeartbeatTimeoutMillis, maxHeartbeatTimeoutMillis int64
+	// frameLimit is frameMaxLength, which also bounds what a compressed
+	// body may inflate to.
+	frameLimit int64
+}
+
+func registrationLimitsOf(cfg *config.Config) registrationLimits {
+	frame := int64(cfg.MaxFrameSize)
+	if frame <= 0 {
+		frame = config.DefaultMaxFrameSize
+	}
+	return registrationLimits{minHeartbeatTimeoutMillis: cfg.MinBrokerHeartbeatTimeoutMillis,
+		maxHeartbeatTimeoutMillis: cfg.MaxBrokerHeartbeatTimeoutMillis, frameLimit: frame}
+}
+
 // checkHeartbeatTimeout refuses a heartbeatTimeoutMillis outside
 // [minBrokerHeartbeatTimeoutMillis, maxBrokerHeartbeatTimeoutMillis]; an
 // absent one means the 120 s default, which is always accepted.
-func (ns *NameServer) checkHeartbeatTimeout(timeoutMillis *int64) error {
+func (l registrationLimits) checkHeartbeatTimeout(timeoutMillis *int64) error {
 	if timeoutMillis == nil {
 		return nil
 	}
-	cfg := ns.settings.Get()
-	if *timeoutMillis < cfg.MinBrokerHeartbeatTimeoutMillis || *timeoutMillis > cfg.MaxBrokerHeartbeatTimeoutMillis {
+	if *timeoutMillis < l.minHeartbeatTimeoutMillis || *timeoutMillis > l.maxHeartbeatTimeoutMillis {
 		return fmt.Errorf("heartbeatTimeoutMillis %d outside [%d, %d] (minBrokerHeartbeatTimeoutMillis, maxBrokerHeartbeatTimeoutMillis)",
-			*timeoutMillis, cfg.MinBrokerHeartbeatTimeoutMillis, cfg.MaxBrokerHeartbeatTimeoutMillis)
+			*timeoutMillis, l.minHeartbeatTimeoutMillis, l.maxHeartbeatTimeoutMillis)
 	}
 	return nil
 }
@@ -48,13 +66,4 @@ func registrationRefusal(err error) string {
 		return "register broker dropped"
 	}
 	return ""
-}
-
-// maxFrameSize is frameMaxLength, which also bounds what a compressed body
-// may inflate to.
-func (ns *NameServer) maxFrameSize() int64 {
-	if size := ns.settings.Get().MaxFrameSize; size > 0 {
-		return int64(size)
-	}
-	return config.DefaultMaxFrameSize
 }

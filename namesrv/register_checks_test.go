@@ -230,4 +230,10 @@ func TestHeartbeatTimeoutRangeFromTheConfig(t *testing.T) {
 			t.Errorf("timeout %d: code %d, want %d", timeout, got, want)
 		}
 	}
+	// The keys are read at start: an update over the wire does not widen
+	// the range of the running server.
+	s.call(t, remoting.UPDATE_NAMESRV_CONFIG, nil, []byte("maxBrokerHeartbeatTimeoutMillis=1000000000000000\n"))
+	req := nstest.BrokerAMaster.RegisterRequest()
+	req.ExtFields["heartbeatTimeoutMillis"] = "1000000000000000"
+	mustRefuse(t, nstest.Invoke(t, s.client, req), "outside [1000, 2000]")
 }
