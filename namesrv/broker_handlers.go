@@ -64,6 +64,12 @@ func (ns *NameServer) registerBroker(conn *remoting.Conn, req *remoting.Command)
 	if changed {
 		ns.fullRegistrations.acquire()
 		defer ns.fullRegistrations.release()
+		release, held := ns.holdInflation(req.Version, h.Compressed, req.Body)
+		if !held {
+			ns.log.WithFields(fields).Warn("register broker refused: request memory limit, the body cannot be inflated now")
+			return withExt(remoting.BusyResponse(req), &registerBrokerResponseHeader{})
+		}
+		defer release()
 		body, filterServersGiven, decodeErr := decodeRegistrationBody(req.Version, h.Compressed, req.Body, ns.registration.frameLimit)
 		if decodeErr != nil {
 			ns.log.WithFields(fields).WithError(decodeErr).Warn("register broker refused: body not decoded")
@@ -195,7 +201,7 @@ func decodeRegistrationBody(version int32, compressed bool, raw []byte, frameLim
 	if len(raw) == 0 {
 		return &route.RegisterBrokerBody{}, true, nil
 	}
-	if compressed || route.LooksLikeZlib(raw) {
+	if isCompressedBody(version, compressed, raw) {
 		body, err := route.DecodeCompressedRegisterBrokerBodyWithin(raw, version, route.InflatedLimit(len(raw), frameLimit))
 		return body, true, err
 	}

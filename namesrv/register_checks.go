@@ -67,3 +67,27 @@ func registrationRefusal(err error) string {
 	}
 	return ""
 }
+
+// holdInflation counts what a compressed body may inflate to against the
+// request memory limit (requestMemoryLimit) while it is decoded and
+// applied, so inflated bytes are charged like the frames that carry them;
+// false when the limit has no room, and the registration is answered
+// SYSTEM_BUSY (the broker registers again on its next period).
+func (ns *NameServer) holdInflation(version int32, compressed bool, body []byte) (release func(), ok bool) {
+	if !isCompressedBody(version, compressed, body) {
+		return func() {}, true
+	}
+	n := route.InflatedLimit(len(body), ns.registration.frameLimit)
+	if !ns.server.HoldRequestMemory(n) {
+		return nil, false
+	}
+	return func() { ns.server.ReleaseRequestMemory(n) }, true
+}
+
+// isCompressedBody says whether a registration body is decoded as the
+// compressed layout (protocol.md 3.8): by the compressed flag, or by its
+// zlib header (quirk Q7), for request versions that carry a
+// RegisterBrokerBody.
+func isCompressedBody(version int32, compressed bool, body []byte) bool {
+	return version >= route.VersionV3_0_11 && len(body) > 0 && (compressed || route.LooksLikeZlib(body))
+}

@@ -174,6 +174,34 @@ func TestCompressedBodyAmplification(t *testing.T) {
 	}
 }
 
+// TestInflatedBytesChargedToRequestMemory: what a compressed body may
+// inflate to counts against requestMemoryLimit while it is decoded, so a
+// server without room answers SYSTEM_BUSY instead of inflating it; a plain
+// body of the same topics, which needs no room, registers.
+func TestInflatedBytesChargedToRequestMemory(t *testing.T) {
+	s := startServer(t, func(cfg *config.Config) { cfg.RequestMemoryLimit = 512 << 10 })
+	b := nstest.BrokerAMaster
+	req := b.RequestWith(mustCompressedBody(t, b))
+	req.ExtFields["compressed"] = "true"
+	resp := nstest.Invoke(t, s.client, req)
+	if resp.Code != remoting.SYSTEM_BUSY {
+		t.Fatalf("compressed body with %d bytes of room for a 1 MiB inflation: code %d %q, want SYSTEM_BUSY", 512<<10, resp.Code, resp.Remark)
+	}
+	if s.topicExists("TopicA") {
+		t.Fatal("the refused body was applied")
+	}
+	nstest.Register(t, s.client, b)
+	// With room for one inflation, it registers, again and again: the
+	// held bytes are given back each time.
+	s2 := startServer(t, func(cfg *config.Config) { cfg.RequestMemoryLimit = 1536 << 10 })
+	for i := range 3 {
+		b.Version.Counter = int64(10 + i) // a new version: decoded again
+		req := b.RequestWith(mustCompressedBody(t, b))
+		req.ExtFields["compressed"] = "true"
+		nstest.MustCode(t, nstest.Invoke(t, s2.client, req), remoting.SUCCESS)
+	}
+}
+
 // TestRegistrationCannotTakeARouteOver: a stranger registering a live
 // master's id at another address, with a huge stateVersion, or any, is
 // refused and says so; the route keeps the real master, whose next
