@@ -6,6 +6,7 @@ import (
 	"net"
 	"slices"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -144,11 +145,14 @@ func (m *protocolModel) closeConn(slot int) {
 
 // fuzzWorld is the server, its connections and the model.
 type fuzzWorld struct {
-	t     *testing.T
-	s     *testServer
-	conns [fuzzConns]*remoting.Client
-	model *protocolModel
-	nextG int
+	t *testing.T
+	s *testServer
+	// observer queries the routes over the wire, on a connection of its
+	// own that never registers anything.
+	observer *remoting.Client
+	conns    [fuzzConns]*remoting.Client
+	model    *protocolModel
+	nextG    int
 }
 
 func (w *fuzzWorld) conn(slot int) *remoting.Client {
@@ -249,6 +253,11 @@ func (w *fuzzWorld) step(in []byte) int {
 		if resp := w.invoke(slot, req); resp.Code != remoting.SYSTEM_ERROR {
 			t.Fatalf("registration without a required field: code %d", resp.Code)
 		}
+		long := registerRequest(fuzzBroker(a, 0, fuzzTopicNames[:2], 1))
+		long.ExtFields[[]string{"brokerName", "clusterName", "brokerAddr", "haServerAddr"}[int(arg)%4]] = strings.Repeat("x", 256+int(op))
+		if resp := w.invoke(slot, long); resp.Code != remoting.SYSTEM_ERROR {
+			t.Fatalf("registration past a name bound: code %d", resp.Code)
+		}
 		if resp := w.invoke(slot, remoting.NewRequest(9999, nil, nil)); resp.Code != remoting.REQUEST_CODE_NOT_SUPPORTED {
 			t.Fatalf("unknown code: code %d", resp.Code)
 		}
@@ -288,14 +297,18 @@ func (w *fuzzWorld) garbage(rest []byte) {
 func (w *fuzzWorld) mismatch() string {
 	m := w.model
 	for _, topic := range fuzzTopicNames {
-		data, ok := w.s.ns.routes.PickupTopicRouteData(topic)
+		resp := nstest.RouteQuery(w.t, w.observer, topic, 0)
 		wantNames := slices.Sorted(maps.Keys(m.topics[topic]))
-		if !ok {
+		if resp.Code != remoting.SUCCESS && resp.Code != remoting.TOPIC_NOT_EXIST {
+			return fmt.Sprintf("%s: route query answered %d %q", topic, resp.Code, resp.Remark)
+		}
+		if resp.Code == remoting.TOPIC_NOT_EXIST {
 			if len(wantNames) > 0 {
 				return fmt.Sprintf("%s: no route, model has queue data of %v", topic, wantNames)
 			}
 			continue
 		}
+		data := nstest.DecodeRoute(w.t, resp)
 		_, queues := routeBrokerNames(data)
 		slices.Sort(queues)
 		if !slices.Equal(queues, wantNames) {
@@ -380,7 +393,7 @@ func FuzzProtocolSequence(f *testing.F) {
 	f.Add([]byte{0x70, 0, 0x70, 1, 10, 1, 0x70, 1, 7, 3, 8, 0, 0, 0, 4, 'x'})
 	f.Fuzz(func(t *testing.T, in []byte) {
 		s := startServer(t, nil)
-		w := &fuzzWorld{t: t, s: s, model: newProtocolModel()}
+		w := &fuzzWorld{t: t, s: s, model: newProtocolModel(), observer: nstest.NewClient(t, s.addr())}
 		for steps := 0; len(in) > 0 && steps < fuzzSteps; steps++ {
 			in = in[w.step(in):]
 		}
