@@ -387,10 +387,18 @@ func (w *fuzzWorld) checkNothingLeft() {
 // FuzzProtocolSequence runs a fuzzed sequence of steps against a real
 // in-process NameServer and checks it against protocolModel after each.
 func FuzzProtocolSequence(f *testing.F) {
-	f.Add([]byte{0, 0, 9, 0})                                     // a master with one topic: refused (Q9)
-	f.Add([]byte{0x70, 0, 10, 1, 0x30, 0, 4, 0})                  // a master and a slave, then their connection closes
-	f.Add([]byte{0x70, 0, 0x71, 0x41, 3, 0, 4, 0x40, 5, 1, 6, 2}) // two connections, unregister, close, heartbeat, KV
-	f.Add([]byte{0x70, 0, 0x70, 1, 10, 1, 0x70, 1, 7, 3, 8, 0, 0, 0, 4, 'x'})
+	// Each step is an op byte and an argument byte (connection in its top
+	// two bits, address = arg % 6); see step.
+	f.Add([]byte{0, 0, 9, 0})                                                 // a first registration with one topic: refused (Q9)
+	f.Add([]byte{0x70, 0, 10, 1, 0x30, 0, 4, 0})                              // a slave (id 2), a second refused (one topic), garbage
+	f.Add([]byte{0x70, 0, 0x71, 0x41, 3, 0, 4, 0x40, 5, 1, 6, 2})             // unregistrations (one of a broker never seen), a close, a heartbeat, KV
+	f.Add([]byte{0x70, 0, 0x70, 1, 10, 1, 0x70, 1, 7, 3, 8, 0, 0, 0, 4, 'x'}) // a stranger refused a live slave's id, invalid requests, garbage
+	// masters (op 60-62: id 0, three topics): broker-0's master, a
+	// stranger refused its id, broker-1's master, a query, the close
+	f.Add([]byte{60, 0, 61, 1, 62, 3, 9, 0, 4, 0})
+	// a slave (op 70: id 1) promoted to id 0 over the live master, the old
+	// master unregistered, then the slave's connection closes
+	f.Add([]byte{60, 0, 70, 67, 60, 67, 3, 0, 4, 64})
 	f.Fuzz(func(t *testing.T, in []byte) {
 		s := startServer(t, nil)
 		w := &fuzzWorld{t: t, s: s, model: newProtocolModel(), observer: nstest.NewClient(t, s.addr())}
