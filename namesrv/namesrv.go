@@ -69,6 +69,8 @@ func New(settings *config.Settings, log *logrus.Entry) (*NameServer, error) {
 		srvCfg.MaxFrameSize = cfg.MaxFrameSize
 	}
 	srvCfg.RequestMemoryLimit = cfg.RequestMemoryLimit
+	srvCfg.MaxConnections = cfg.MaxConnections
+	srvCfg.OutboundSoftLimit, srvCfg.OutboundHardLimit = cfg.ConnectionOutboundSoftLimit, cfg.ConnectionOutboundHardLimit
 	srvCfg.SocketSendBuffer, srvCfg.SocketRecvBuffer = cfg.ServerSocketSndBufSize, cfg.ServerSocketRcvBufSize
 	srvCfg.SlowWorkers = cfg.DefaultThreadPoolNums
 	srvCfg.SlowQueue = cfg.DefaultThreadPoolQueueCapacity

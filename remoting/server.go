@@ -83,6 +83,13 @@ type Server struct {
 	memory requestMemory
 	// overload paces the warnings of requests answered SYSTEM_BUSY.
 	overload overloadLog
+	// guard caps the open connections (conn_limit.go).
+	guard connGuard
+	// outbound bounds what waits on each connection (outbound_limit.go).
+	outbound outboundGuard
+	// failed is closed, failErr set, when gnet stops by itself (watchEngine).
+	failed  chan struct{}
+	failErr error
 
 	engine  gnet.Engine
 	addr    net.Addr
@@ -100,6 +107,7 @@ func NewServer(cfg ServerConfig) *Server {
 		log:     cfg.Logger.WithField("component", "remoting"),
 		booted:  make(chan struct{}),
 		runDone: make(chan struct{}),
+		failed:  make(chan struct{}),
 
 		frameBuffers: newFrameBufferPool(),
 		memory:       requestMemory{limit: cfg.RequestMemoryLimit},
@@ -184,6 +192,8 @@ func (s *Server) Start() error {
 	}()
 	select {
 	case <-s.booted:
+		s.setConnectionLimit()
+		go s.watchEngine()
 		s.log.WithField("addr", fmt.Sprint(s.addr)).Info("remoting server listening")
 		return nil
 	case <-s.runDone:

@@ -46,6 +46,13 @@ type ServerConfig struct {
 	// large frames being read, and requests queued for or running on a slow
 	// worker. A request past it is answered SYSTEM_BUSY (see requestMemory).
 	RequestMemoryLimit int64
+	// OutboundSoftLimit: answers waiting on a connection past which its
+	// requests are left unread; OutboundHardLimit: bytes waiting on it
+	// (answers unwritten, requests unread) past which it is closed.
+	OutboundSoftLimit, OutboundHardLimit int
+	// MaxConnections caps the open connections; past it a new one is closed
+	// at once and counted (see connGuard).
+	MaxConnections int
 	// Logger receives the server's and gnet's log lines.
 	Logger *logrus.Entry
 }
@@ -66,6 +73,9 @@ func DefaultServerConfig() ServerConfig {
 		Logger:       logrus.NewEntry(logrus.StandardLogger()),
 
 		RequestMemoryLimit: DefaultRequestMemoryLimit,
+		MaxConnections:     DefaultMaxConnections,
+		OutboundSoftLimit:  DefaultOutboundSoftLimit,
+		OutboundHardLimit:  DefaultOutboundHardLimit,
 	}
 }
 
@@ -92,6 +102,15 @@ func (cfg ServerConfig) withDefaults() ServerConfig {
 	}
 	if cfg.RequestMemoryLimit <= 0 {
 		cfg.RequestMemoryLimit = defaults.RequestMemoryLimit
+	}
+	if cfg.MaxConnections <= 0 {
+		cfg.MaxConnections = defaults.MaxConnections
+	}
+	if cfg.OutboundSoftLimit <= 0 {
+		cfg.OutboundSoftLimit = defaults.OutboundSoftLimit
+	}
+	if cfg.OutboundHardLimit <= 0 {
+		cfg.OutboundHardLimit = defaults.OutboundHardLimit
 	}
 	return cfg
 }

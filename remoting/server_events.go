@@ -2,6 +2,7 @@ package remoting
 
 import (
 	"bytes"
+	"fmt"
 	"time"
 
 	"github.com/panjf2000/gnet/v2"
@@ -43,6 +44,10 @@ func (h *eventHandler) OnOpen(gnetConn gnet.Conn) ([]byte, gnet.Action) {
 	if s.state.Load() != stateRunning {
 		return nil, gnet.Close
 	}
+	if !s.guard.admit() {
+		s.refuseConnection(fmt.Sprint(gnetConn.RemoteAddr()))
+		return nil, gnet.Close
+	}
 	conn := newConn(gnetConn, time.Now())
 	gnetConn.SetContext(conn)
 	s.conns.Store(conn.id, conn)
@@ -59,6 +64,8 @@ func (h *eventHandler) OnClose(gnetConn gnet.Conn, cause error) gnet.Action {
 	s := h.server
 	conn.closed.Store(true)
 	s.conns.Delete(conn.id)
+	s.guard.release()
+	s.forgetPaused(conn)
 	if conn.assembly != nil { // closed inside a large frame
 		s.abandonLargeFrame(conn.assembly)
 		conn.assembly = nil
@@ -93,10 +100,14 @@ func (h *eventHandler) OnTraffic(gnetConn gnet.Conn) gnet.Action {
 	}
 	s := h.server
 	now := time.Now()
-	conn.touch(now)
+	// A paused connection is woken every resumePollPeriod: only new bytes
+	// (or resuming, see outputBlocked) count as activity for the idle check.
+	if !conn.outputPaused || gnetConn.InboundBuffered() != conn.heldInbound {
+		conn.touch(now)
+	}
 	out := conn.outBuffer[:0]
 	action := gnet.None
-	for {
+	for !s.outputBlocked(conn, gnetConn, len(out)) {
 		request, err := s.nextFrame(conn, gnetConn)
 		if err != nil {
 			s.log.WithFields(logrus.Fields{"conn": conn.id, "remote": conn.remoteAddr}).WithError(err).
@@ -121,6 +132,10 @@ func (h *eventHandler) OnTraffic(gnetConn gnet.Conn) gnet.Action {
 		conn.outBuffer = nil
 	}
 	conn.notePartialFrame(conn.assembly != nil || gnetConn.InboundBuffered() > 0, now)
+	if action == gnet.None && s.outputOverflow(conn, gnetConn) {
+		action = gnet.Close
+	}
+	conn.heldInbound = gnetConn.InboundBuffered()
 	return action
 }
 
@@ -163,10 +178,23 @@ func (s *Server) nextFrame(conn *Conn, gnetConn gnet.Conn) (*Command, error) {
 	return request, err
 }
 
-// OnTick closes connections idle for longer than IdleTimeout.
+// OnTick wakes the paused connections (outbound_limit.go) and closes
+// connections idle for longer than IdleTimeout. While connections are
+// paused it runs every resumePollPeriod, scanning for idle ones only when
+// that is due.
 func (h *eventHandler) OnTick() (time.Duration, gnet.Action) {
 	s := h.server
-	cutoff := time.Now().Add(-s.cfg.IdleTimeout)
+	now := time.Now()
+	period := idleScanPeriod(s.cfg.IdleTimeout)
+	if s.outbound.npaused.Load() > 0 {
+		s.wakePaused()
+		period = min(period, resumePollPeriod)
+	}
+	if now.UnixNano() < s.outbound.nextIdleScan.Load() {
+		return period, gnet.None
+	}
+	s.outbound.nextIdleScan.Store(now.Add(idleScanPeriod(s.cfg.IdleTimeout)).UnixNano())
+	cutoff := now.Add(-s.cfg.IdleTimeout)
 	s.conns.Range(func(_, value any) bool {
 		conn := value.(*Conn)
 		idle, stalled := conn.idleSince(cutoff), conn.frameStalledSince(cutoff)
@@ -183,7 +211,7 @@ func (h *eventHandler) OnTick() (time.Duration, gnet.Action) {
 		}
 		return true
 	})
-	return idleScanPeriod(s.cfg.IdleTimeout), gnet.None
+	return period, gnet.None
 }
 
 // idleScanPeriod is a quarter of the idle timeout within the scan bounds.

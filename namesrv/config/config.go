@@ -104,6 +104,16 @@ type Config struct {
 	// large frames being read, and requests waiting for or running on a
 	// worker. Past it a request is answered SYSTEM_BUSY. Go addition.
 	RequestMemoryLimit int64 `prop:"requestMemoryLimit" ext:"true"`
+	// MaxConnections caps the open connections; past it a new one is closed
+	// at once and counted. Go addition.
+	MaxConnections int `prop:"maxConnections" ext:"true"`
+	// ConnectionOutboundSoftLimit: answers waiting to be written to one
+	// connection past which its further requests are left unread until the
+	// peer reads. Go addition.
+	ConnectionOutboundSoftLimit int `prop:"connectionOutboundSoftLimit" ext:"true"`
+	// ConnectionOutboundHardLimit: bytes waiting on one connection (answers
+	// unwritten plus requests unread) past which it is closed. Go addition.
+	ConnectionOutboundHardLimit int `prop:"connectionOutboundHardLimit" ext:"true"`
 	// LogFormat is "text" or "json" (logrus formatter). Go addition.
 	LogFormat string `prop:"logFormat" ext:"true"`
 	// LogLevel is a logrus level name (debug, info, warn, ...). Go addition.
@@ -123,6 +133,14 @@ const (
 	// DefaultRequestMemoryLimit is requestMemoryLimit's default (1 GiB):
 	// 400 brokers registering 2 MB bodies at the same moment fit.
 	DefaultRequestMemoryLimit = 1 << 30
+	// DefaultMaxConnections is maxConnections' default (remoting's).
+	DefaultMaxConnections = 50000
+	// DefaultConnectionOutboundSoftLimit (4 MiB) and
+	// DefaultConnectionOutboundHardLimit (64 MiB): the hard one holds a
+	// paused connection's soft bound, one answer of the largest frame and
+	// unread requests of that size again.
+	DefaultConnectionOutboundSoftLimit = 4 << 20
+	DefaultConnectionOutboundHardLimit = 64 << 20
 	// DefaultConfigBlackList is the Java default of configBlackList.
 	DefaultConfigBlackList = "configBlackList;configStorePath;kvConfigPath"
 	// LogFormatText and LogFormatJSON are the accepted logFormat values.
@@ -174,8 +192,12 @@ func Default() *Config {
 
 		MaxFrameSize:       DefaultMaxFrameSize,
 		RequestMemoryLimit: DefaultRequestMemoryLimit,
+		MaxConnections:     DefaultMaxConnections,
 		LogFormat:          LogFormatText,
-		LogLevel:           "info",
+
+		ConnectionOutboundSoftLimit: DefaultConnectionOutboundSoftLimit,
+		ConnectionOutboundHardLimit: DefaultConnectionOutboundHardLimit,
+		LogLevel:                    "info",
 	}
 }
 
@@ -208,6 +230,9 @@ func (c *Config) Validate() error {
 		{"defaultThreadPoolQueueCapacity", int64(c.DefaultThreadPoolQueueCapacity)},
 		{"frameMaxLength", int64(c.MaxFrameSize)},
 		{"requestMemoryLimit", c.RequestMemoryLimit},
+		{"maxConnections", int64(c.MaxConnections)},
+		{"connectionOutboundSoftLimit", int64(c.ConnectionOutboundSoftLimit)},
+		{"connectionOutboundHardLimit", int64(c.ConnectionOutboundHardLimit)},
 	}
 	for _, p := range positive {
 		if p.value <= 0 {

@@ -1,0 +1,19 @@
+package namesrv
+
+// The remoting server's connection figures and health, for the daemon's
+// owner (cmd/namesrv) and for metrics.
+
+// RefusedConnections counts the connections closed at once for being past
+// maxConnections, since start.
+func (ns *NameServer) RefusedConnections() uint64 { return ns.server.RefusedConnections() }
+
+// OpenConnections is the number of connections open now.
+func (ns *NameServer) OpenConnections() int64 { return ns.server.OpenConnections() }
+
+// Failed is closed when the listener died by itself (an accept error such
+// as EMFILE ends gnet's engine and every connection): the process should
+// exit non-zero so that its supervisor restarts it. FailErr says why.
+func (ns *NameServer) Failed() <-chan struct{} { return ns.server.Failed() }
+
+// FailErr is why Failed was closed, nil while it is not.
+func (ns *NameServer) FailErr() error { return ns.server.FailErr() }
