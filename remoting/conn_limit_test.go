@@ -3,6 +3,7 @@ package remoting
 import (
 	"bufio"
 	"bytes"
+	"sync"
 	"context"
 	"errors"
 	"fmt"
@@ -72,9 +73,27 @@ func TestFdLimitChild(t *testing.T) {
 	}
 }
 
+// lockedBuffer collects a child's output while the test reads it.
+type lockedBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *lockedBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *lockedBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
+}
+
 // startFdChild runs TestFdLimitChild in mode and returns its address; its
 // standard error collects in stderr.
-func startFdChild(t *testing.T, mode string, stderr *bytes.Buffer) (*exec.Cmd, string, <-chan error) {
+func startFdChild(t *testing.T, mode string, stderr *lockedBuffer) (*exec.Cmd, string, <-chan error) {
 	t.Helper()
 	child := exec.Command(os.Args[0], "-test.run=^TestFdLimitChild$", "-test.count=1")
 	child.Env = append(os.Environ(), fdChildEnv+"="+mode)
@@ -130,7 +149,7 @@ func askOnce(conn net.Conn, opaque int32) bool {
 // binary exits 1). Either the child serves new connections after the burst,
 // or it has exited so with a clear log line; never alive and deaf.
 func TestLowFileLimitNeverLeavesAZombie(t *testing.T) {
-	var stderr bytes.Buffer
+	var stderr lockedBuffer
 	_, addr, exited := startFdChild(t, "serve", &stderr)
 	var conns []net.Conn
 	for range 80 {
@@ -177,7 +196,7 @@ func TestLowFileLimitNeverLeavesAZombie(t *testing.T) {
 // closes Failed, so its owner can exit non-zero, instead of living on
 // without a listener.
 func TestServerReportsDeadListener(t *testing.T) {
-	var stderr bytes.Buffer
+	var stderr lockedBuffer
 	_, addr, exited := startFdChild(t, "exhaust", &stderr)
 	ctx, cancel := context.WithTimeout(context.Background(), waitLimit)
 	defer cancel()

@@ -148,5 +148,5 @@ func (s *Server) appendResponse(out []byte, conn *Conn, request, response *Comma
 		s.log.WithFields(logrus.Fields{"conn": conn.id, "code": response.Code}).WithError(err).Error("cannot encode response")
 		return out
 	}
-	return framed
+	return s.fitFrameLimit(framed, len(out), conn, request, response)
 }
