@@ -3,7 +3,6 @@ package remoting
 import (
 	"bufio"
 	"bytes"
-	"sync"
 	"context"
 	"errors"
 	"fmt"
@@ -11,6 +10,7 @@ import (
 	"os"
 	"os/exec"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
