@@ -53,7 +53,9 @@ func (s *Server) setConnectionLimit() {
 	fields := logrus.Fields{"maxConnections": limit}
 	if room, nofile, ok := fdRoom(); ok && room < limit {
 		fields["fileLimit"], fields["effectiveMaxConnections"] = nofile, max(1, room)
-		s.log.WithFields(fields).Warn("maxConnections lowered to what the open file limit (RLIMIT_NOFILE) leaves; raise the limit to serve more")
+		// Info: the default is above most shells' limits; the start summary
+		// of cmd/namesrv reports the cap in effect at warn level.
+		s.log.WithFields(fields).Info("maxConnections lowered to what the open file limit (RLIMIT_NOFILE) leaves; raise the limit to serve more")
 		limit = max(1, room)
 	}
 	s.guard.limit.Store(limit)

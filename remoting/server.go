@@ -83,6 +83,8 @@ type Server struct {
 	memory requestMemory
 	// overload paces the warnings of requests answered SYSTEM_BUSY.
 	overload overloadLog
+	// badInput paces the warnings of connections closed for bad input.
+	badInput overloadLog
 	// guard caps the open connections (conn_limit.go).
 	guard connGuard
 	// outbound bounds what waits on each connection (outbound_limit.go).

@@ -110,8 +110,7 @@ func (h *eventHandler) OnTraffic(gnetConn gnet.Conn) gnet.Action {
 	for !s.outputBlocked(conn, gnetConn, len(out)) {
 		request, err := s.nextFrame(conn, gnetConn)
 		if err != nil {
-			s.log.WithFields(logrus.Fields{"conn": conn.id, "remote": conn.remoteAddr}).WithError(err).
-				Warn("bad input, closing the connection")
+			s.logBadInput(conn, err)
 			action = gnet.Close
 			break
 		}
