@@ -89,6 +89,7 @@ func New(settings *config.Settings, log *logrus.Entry) (*NameServer, error) {
 		log.WithField("component", "eviction"))
 	log.WithFields(logrus.Fields{"address": ns.Addr().String(), "serializeType": "JSON"}).
 		Info("The Name Server boot success")
+	ns.logStartSummary()
 	return ns, nil
 }
 

@@ -122,6 +122,8 @@ type Config struct {
 	// fileProperties holds every entry of the -c file as read (keys no
 	// setting knows included), for GET_NAMESRV_CONFIG.
 	fileProperties map[string]string
+	// loadedFrom is the -c file, "" without one (store_note.go).
+	loadedFrom string
 }
 
 // Defaults of the settings whose Java default does not depend on the machine.
