@@ -10,9 +10,9 @@ func (ns *NameServer) RefusedConnections() uint64 { return ns.server.RefusedConn
 // OpenConnections is the number of connections open now.
 func (ns *NameServer) OpenConnections() int64 { return ns.server.OpenConnections() }
 
-// Failed is closed when the listener died by itself (an accept error such
-// as EMFILE ends gnet's engine and every connection): the process should
-// exit non-zero so that its supervisor restarts it. FailErr says why.
+// Failed is closed when the event loops died by themselves (gnet ended its
+// engine, and every connection with it): the process should exit non-zero
+// so that its supervisor restarts it. FailErr says why.
 func (ns *NameServer) Failed() <-chan struct{} { return ns.server.Failed() }
 
 // FailErr is why Failed was closed, nil while it is not.

@@ -22,9 +22,8 @@ const DefaultMaxConnections = 50000
 const fdHeadroom = 32
 
 // connGuard caps the open connections. Past the cap a new connection is
-// closed at once and counted, so that the process never runs out of file
-// descriptors: an accept failing with EMFILE makes gnet end its engine,
-// listener and every connection with it (watchEngine reports that).
+// closed at once and counted, so that connections alone never use up the
+// file descriptors (acceptLoop survives that too, by backing off).
 type connGuard struct {
 	limit   atomic.Int64
 	open    atomic.Int64
@@ -97,8 +96,9 @@ func (s *Server) RefusedConnections() uint64 { return s.guard.refused.Load() }
 func (s *Server) MaxConnections() int64 { return s.guard.limit.Load() }
 
 // Failed is closed when the server stops serving by itself: gnet ended its
-// engine while the server was running (an accept error such as EMFILE or
-// ENOBUFS does that), so the listener and every connection are gone. The
+// engine while the server was running (gnet's own acceptor did that on
+// EMFILE; the server accepts by itself now, but a poller error still
+// would), so the event loops and every connection are gone. The
 // owner should exit non-zero so that a supervisor restarts the process;
 // FailErr says what happened.
 func (s *Server) Failed() <-chan struct{} { return s.failed }
@@ -120,8 +120,7 @@ func (s *Server) watchEngine() {
 	if s.state.Load() != stateRunning {
 		return
 	}
-	s.failErr = fmt.Errorf("listener on %s stopped: the gnet engine ended on its own (%v; see gnet's error above, e.g. accept: too many open files)",
-		s.addr, s.runErr)
+	s.failErr = fmt.Errorf("server on %s stopped: the gnet engine ended on its own (%v; see gnet's error above)", s.addr, s.runErr)
 	s.log.WithFields(logrus.Fields{"addr": fmt.Sprint(s.addr), "openConnections": s.guard.open.Load()}).
 		WithError(s.failErr).Error("remoting server no longer listening")
 	close(s.failed)

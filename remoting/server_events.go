@@ -3,6 +3,7 @@ package remoting
 import (
 	"bytes"
 	"fmt"
+	"sync"
 	"time"
 
 	"github.com/panjf2000/gnet/v2"
@@ -22,19 +23,14 @@ const (
 type eventHandler struct {
 	gnet.BuiltinEventEngine
 	server *Server
+	// running is closed-once at the first tick: gnet starts the ticker
+	// after the event loops, so connections can be handed to them from then.
+	running sync.Once
 }
 
-// OnBoot records the engine and the bound address, then lets Start return.
+// OnBoot records the engine; the first OnTick lets Start return.
 func (h *eventHandler) OnBoot(engine gnet.Engine) gnet.Action {
-	s := h.server
-	s.engine = engine
-	addr, err := boundAddr(engine)
-	if err != nil {
-		s.log.WithError(err).Error("cannot read the bound address")
-		return gnet.Shutdown
-	}
-	s.addr = addr
-	close(s.booted)
+	h.server.engine = engine
 	return gnet.None
 }
 
@@ -183,6 +179,7 @@ func (s *Server) nextFrame(conn *Conn, gnetConn gnet.Conn) (*Command, error) {
 // that is due.
 func (h *eventHandler) OnTick() (time.Duration, gnet.Action) {
 	s := h.server
+	h.running.Do(func() { close(s.booted) })
 	now := time.Now()
 	period := idleScanPeriod(s.cfg.IdleTimeout)
 	if s.outbound.npaused.Load() > 0 {

@@ -49,7 +49,7 @@ func run(args []string) int {
 	case <-ns.Failed():
 		// Nothing is left to serve with: exit non-zero so that a supervisor
 		// restarts the process (every KV and config write is on disk).
-		log.WithError(ns.FailErr()).Error("the listener died; exiting with status 1 so that a supervisor restarts the name server")
+		log.WithError(ns.FailErr()).Error("the event loops died; exiting with status 1 so that a supervisor restarts the name server")
 		return 1
 	}
 	log.WithField("signal", sig.String()).Info("stopping name server")
