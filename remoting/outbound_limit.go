@@ -16,10 +16,11 @@ import (
 // gnet keeps reading the socket, so what such a peer goes on sending is
 // held too, and past the hard bound (answers waiting plus requests unread)
 // the connection is closed. The hard bound holds the soft one, an answer of
-// the largest frame and a large request more.
+// the largest frame (16 MiB) and 12 MiB of requests more; gnet's buffers
+// grow by doubling, so such a connection holds at most about twice that.
 const (
 	DefaultOutboundSoftLimit = 4 << 20
-	DefaultOutboundHardLimit = 64 << 20
+	DefaultOutboundHardLimit = 32 << 20
 )
 
 // resumePollPeriod is how often paused connections are looked at again:

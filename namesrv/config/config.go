@@ -138,11 +138,11 @@ const (
 	// DefaultMaxConnections is maxConnections' default (remoting's).
 	DefaultMaxConnections = 50000
 	// DefaultConnectionOutboundSoftLimit (4 MiB) and
-	// DefaultConnectionOutboundHardLimit (64 MiB): the hard one holds a
+	// DefaultConnectionOutboundHardLimit (32 MiB): the hard one holds a
 	// paused connection's soft bound, one answer of the largest frame and
-	// unread requests of that size again.
+	// 12 MiB of unread requests.
 	DefaultConnectionOutboundSoftLimit = 4 << 20
-	DefaultConnectionOutboundHardLimit = 64 << 20
+	DefaultConnectionOutboundHardLimit = 32 << 20
 	// DefaultConfigBlackList is the Java default of configBlackList.
 	DefaultConfigBlackList = "configBlackList;configStorePath;kvConfigPath"
 	// LogFormatText and LogFormatJSON are the accepted logFormat values.
