@@ -85,32 +85,23 @@ func (cfg ServerConfig) withDefaults() ServerConfig {
 	if cfg.Addr == "" {
 		cfg.Addr = defaults.Addr
 	}
-	if cfg.MaxFrameSize <= 0 {
-		cfg.MaxFrameSize = defaults.MaxFrameSize
-	}
-	if cfg.IdleTimeout <= 0 {
-		cfg.IdleTimeout = defaults.IdleTimeout
-	}
-	if cfg.SlowWorkers <= 0 {
-		cfg.SlowWorkers = defaults.SlowWorkers
-	}
-	if cfg.SlowQueue <= 0 {
-		cfg.SlowQueue = defaults.SlowQueue
-	}
 	if cfg.Logger == nil {
 		cfg.Logger = defaults.Logger
 	}
-	if cfg.RequestMemoryLimit <= 0 {
-		cfg.RequestMemoryLimit = defaults.RequestMemoryLimit
-	}
-	if cfg.MaxConnections <= 0 {
-		cfg.MaxConnections = defaults.MaxConnections
-	}
-	if cfg.OutboundSoftLimit <= 0 {
-		cfg.OutboundSoftLimit = defaults.OutboundSoftLimit
-	}
-	if cfg.OutboundHardLimit <= 0 {
-		cfg.OutboundHardLimit = defaults.OutboundHardLimit
-	}
+	positiveOr(&cfg.MaxFrameSize, defaults.MaxFrameSize)
+	positiveOr(&cfg.IdleTimeout, defaults.IdleTimeout)
+	positiveOr(&cfg.SlowWorkers, defaults.SlowWorkers)
+	positiveOr(&cfg.SlowQueue, defaults.SlowQueue)
+	positiveOr(&cfg.RequestMemoryLimit, defaults.RequestMemoryLimit)
+	positiveOr(&cfg.MaxConnections, defaults.MaxConnections)
+	positiveOr(&cfg.OutboundSoftLimit, defaults.OutboundSoftLimit)
+	positiveOr(&cfg.OutboundHardLimit, defaults.OutboundHardLimit)
 	return cfg
+}
+
+// positiveOr sets *field to def unless it is positive.
+func positiveOr[T int | int64 | time.Duration](field *T, def T) {
+	if *field <= 0 {
+		*field = def
+	}
 }
