@@ -2,9 +2,11 @@ package namesrv
 
 import (
 	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/gonamesrv/gonamesrv/internal/nstest"
+	"github.com/gonamesrv/gonamesrv/namesrv/config"
 	"github.com/gonamesrv/gonamesrv/remoting"
 	"github.com/gonamesrv/gonamesrv/route"
 )
@@ -49,4 +51,30 @@ func TestListHandlersDoNotRebuildUnchangedAnswers(t *testing.T) {
 			t.Errorf("%s: %.0f allocations a query of unchanged tables, want a handful", name, allocs)
 		}
 	}
+}
+
+// TestTopicListPastTheFrameLimitIsRefusedClearly: with more topics than one
+// frame holds, GET_ALL_TOPIC_LIST_FROM_NAMESERVER used to send the frame
+// anyway, and every client refused it and dropped the connection (issue 13:
+// a 251 MB frame). Now the request is answered code 1 with a remark naming
+// the limit, and the connection goes on. A compressed registration brings
+// the topics in below the limit.
+func TestTopicListPastTheFrameLimitIsRefusedClearly(t *testing.T) {
+	const limit = 64 << 10
+	s := startServer(t, func(cfg *config.Config) { cfg.MaxFrameSize = limit })
+	broker := nstest.BrokerAMaster
+	broker.Topics = map[string]int32{}
+	for i := range 6000 {
+		broker.Topics[fmt.Sprintf("a-rather-long-topic-name-%05d", i)] = 4
+	}
+	register := broker.RequestWith(mustCompressedBody(t, broker))
+	register.SetExt("compressed", "true")
+	nstest.MustCode(t, nstest.Invoke(t, s.client, register), remoting.SUCCESS)
+
+	resp := s.call(t, remoting.GET_ALL_TOPIC_LIST_FROM_NAMESERVER, nil, nil)
+	nstest.MustCode(t, resp, remoting.SYSTEM_ERROR)
+	if !strings.Contains(resp.Remark, "frame limit") || !strings.Contains(resp.Remark, "frameMaxLength") {
+		t.Fatalf("remark %q does not name the limit", resp.Remark)
+	}
+	nstest.MustCode(t, s.call(t, remoting.GET_BROKER_CLUSTER_INFO, nil, nil), remoting.SUCCESS)
 }
