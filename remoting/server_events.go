@@ -126,7 +126,9 @@ func (h *eventHandler) OnTraffic(gnetConn gnet.Conn) gnet.Action {
 	} else {
 		conn.outBuffer = nil
 	}
-	conn.notePartialFrame(conn.assembly != nil || gnetConn.InboundBuffered() > 0, now)
+	if !conn.outputPaused { // a paused connection's unread bytes are whole requests waiting, not a stalled frame
+		conn.notePartialFrame(conn.assembly != nil || gnetConn.InboundBuffered() > 0, now)
+	}
 	if action == gnet.None && s.outputOverflow(conn, gnetConn) {
 		action = gnet.Close
 	}
