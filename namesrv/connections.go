@@ -17,3 +17,11 @@ func (ns *NameServer) Failed() <-chan struct{} { return ns.server.Failed() }
 
 // FailErr is why Failed was closed, nil while it is not.
 func (ns *NameServer) FailErr() error { return ns.server.FailErr() }
+
+// OutboundPauses counts the times a connection's requests were left unread
+// because its peer did not read its answers (connectionOutboundSoftLimit).
+func (ns *NameServer) OutboundPauses() uint64 { return ns.server.OutboundPauses() }
+
+// OutboundClosedConnections counts the connections closed for holding more
+// than connectionOutboundHardLimit.
+func (ns *NameServer) OutboundClosedConnections() uint64 { return ns.server.OutboundClosedConnections() }
