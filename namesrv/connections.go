@@ -24,4 +24,6 @@ func (ns *NameServer) OutboundPauses() uint64 { return ns.server.OutboundPauses(
 
 // OutboundClosedConnections counts the connections closed for holding more
 // than connectionOutboundHardLimit.
-func (ns *NameServer) OutboundClosedConnections() uint64 { return ns.server.OutboundClosedConnections() }
+func (ns *NameServer) OutboundClosedConnections() uint64 {
+	return ns.server.OutboundClosedConnections()
+}
