@@ -37,6 +37,7 @@ func (ns *NameServer) updateNamesrvConfig(_ *remoting.Conn, req *remoting.Comman
 		}
 	}
 	ns.log.WithFields(logrus.Fields{"changed": changed, "request": props}).Info("name server config updated")
+	warnUnreadStore(ns.log, cfg, changed)
 	return success(req)
 }
 

@@ -77,6 +77,8 @@ func New(settings *config.Settings, log *logrus.Entry) (*NameServer, error) {
 		srvCfg.MaxFrameSize = cfg.MaxFrameSize
 	}
 	srvCfg.RequestMemoryLimit = cfg.RequestMemoryLimit
+	srvCfg.MaxConnections = cfg.MaxConnections
+	srvCfg.OutboundSoftLimit, srvCfg.OutboundHardLimit = cfg.ConnectionOutboundSoftLimit, cfg.ConnectionOutboundHardLimit
 	srvCfg.SocketSendBuffer, srvCfg.SocketRecvBuffer = cfg.ServerSocketSndBufSize, cfg.ServerSocketRcvBufSize
 	srvCfg.SlowWorkers = cfg.DefaultThreadPoolNums
 	srvCfg.SlowQueue = cfg.DefaultThreadPoolQueueCapacity
@@ -95,6 +97,7 @@ func New(settings *config.Settings, log *logrus.Entry) (*NameServer, error) {
 		log.WithField("component", "eviction"))
 	log.WithFields(logrus.Fields{"address": ns.Addr().String(), "serializeType": "JSON"}).
 		Info("The Name Server boot success")
+	ns.logStartSummary()
 	return ns, nil
 }
 

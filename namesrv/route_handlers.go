@@ -72,26 +72,25 @@ func (ns *NameServer) zoneFilteredRoute(topic, zone, orderConf string) ([]byte, 
 // getBrokerClusterInfo answers with every broker group and cluster (106),
 // always in the plain encoding (quirk Q2).
 func (ns *NameServer) getBrokerClusterInfo(_ *remoting.Conn, req *remoting.Command) *remoting.Command {
-	info := ns.routes.ClusterInfo()
 	resp := success(req)
-	resp.Body = route.EncodeClusterInfo(nil, &info)
+	resp.Body = ns.routes.ClusterInfoJSON() // shared, cached until the tables change
 	return resp
 }
 
-// topicListResponse answers a topic list query, or "disable" when the switch
-// that gates it is off.
-func topicListResponse(req *remoting.Command, enabled bool, list func() route.TopicList) *remoting.Command {
+// topicListResponse answers a topic list query with its encoded body, which
+// the route manager caches until the tables change (it is shared: never
+// modified), or "disable" when the switch that gates it is off.
+func topicListResponse(req *remoting.Command, enabled bool, encoded func() []byte) *remoting.Command {
 	if !enabled {
 		return systemError(req, "disable")
 	}
-	topics := list()
 	resp := success(req)
-	resp.Body = route.EncodeTopicList(nil, &topics)
+	resp.Body = encoded()
 	return resp
 }
 
 func (ns *NameServer) getAllTopicList(_ *remoting.Conn, req *remoting.Command) *remoting.Command {
-	return topicListResponse(req, ns.settings.Get().EnableAllTopicList, ns.routes.AllTopicList)
+	return topicListResponse(req, ns.settings.Get().EnableAllTopicList, ns.routes.AllTopicListJSON)
 }
 
 func (ns *NameServer) getTopicsByCluster(_ *remoting.Conn, req *remoting.Command) *remoting.Command {
@@ -102,23 +101,23 @@ func (ns *NameServer) getTopicsByCluster(_ *remoting.Conn, req *remoting.Command
 	if err := remoting.DecodeHeader(req, &h); err != nil {
 		return systemError(req, err.Error())
 	}
-	return topicListResponse(req, true, func() route.TopicList { return ns.routes.TopicsByCluster(h.Cluster) })
+	return topicListResponse(req, true, func() []byte { return ns.routes.TopicsByClusterJSON(h.Cluster) })
 }
 
 func (ns *NameServer) getSystemTopicList(_ *remoting.Conn, req *remoting.Command) *remoting.Command {
-	return topicListResponse(req, true, ns.routes.SystemTopicList)
+	return topicListResponse(req, true, ns.routes.SystemTopicListJSON)
 }
 
 func (ns *NameServer) getUnitTopicList(_ *remoting.Conn, req *remoting.Command) *remoting.Command {
-	return topicListResponse(req, ns.settings.Get().EnableTopicList, ns.routes.UnitTopicList)
+	return topicListResponse(req, ns.settings.Get().EnableTopicList, ns.routes.UnitTopicListJSON)
 }
 
 func (ns *NameServer) getHasUnitSubTopicList(_ *remoting.Conn, req *remoting.Command) *remoting.Command {
-	return topicListResponse(req, ns.settings.Get().EnableTopicList, ns.routes.HasUnitSubTopicList)
+	return topicListResponse(req, ns.settings.Get().EnableTopicList, ns.routes.HasUnitSubTopicListJSON)
 }
 
 func (ns *NameServer) getHasUnitSubUnUnitTopicList(_ *remoting.Conn, req *remoting.Command) *remoting.Command {
-	return topicListResponse(req, ns.settings.Get().EnableTopicList, ns.routes.HasUnitSubUnUnitTopicList)
+	return topicListResponse(req, ns.settings.Get().EnableTopicList, ns.routes.HasUnitSubUnUnitTopicListJSON)
 }
 
 // getBrokerMemberGroup lists one group's members (901). Java answers code 0

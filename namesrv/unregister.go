@@ -111,11 +111,8 @@ func (w *unregisterWorker) applyPending() {
 		w.notifier.sendRemoved(removed)
 	}
 	if len(requests) > 0 {
-		events := w.routes.UnregisterBrokers(requests)
-		for _, r := range requests {
-			w.log.WithFields(logrus.Fields{"cluster": r.ClusterName, "brokerName": r.BrokerName,
-				"brokerAddr": r.BrokerAddr, "brokerId": r.BrokerID}).Info("broker unregistered")
-		}
-		w.notifier.send(events)
+		// The route manager logs each request once: "broker unregistered",
+		// or "stale unregister ignored" when the broker registered again.
+		w.notifier.send(w.routes.UnregisterBrokers(requests))
 	}
 }

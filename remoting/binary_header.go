@@ -86,7 +86,8 @@ func decodeBinaryExtFields(area []byte) (map[string]string, error) {
 		return nil, nil
 	}
 	ext := make(map[string]string, 8)
-	for len(area) > 0 {
+	// Entries skipped as empty count too: each costs a loop turn.
+	for entries := 0; len(area) > 0; entries++ {
 		key, rest, err := takeSized(area, 2)
 		if err != nil {
 			return nil, fmt.Errorf("binary header ext key: %w", err)
@@ -96,6 +97,9 @@ func decodeBinaryExtFields(area []byte) (map[string]string, error) {
 			return nil, fmt.Errorf("binary header ext value of %q: %w", key, err)
 		}
 		area = rest
+		if err := checkExtEntry(entries, len(key), len(value)); err != nil {
+			return nil, fmt.Errorf("binary header: %w", err)
+		}
 		if len(key) > 0 && len(value) > 0 {
 			ext[string(key)] = string(value)
 		}

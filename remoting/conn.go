@@ -38,6 +38,11 @@ type Conn struct {
 	// outBuffer collects the responses of one OnTraffic callback so they go
 	// out in one write; used on the event loop only.
 	outBuffer []byte
+	// outputPaused says its requests are left unread until its peer reads
+	// its answers (outbound_limit.go); used on the event loop only.
+	outputPaused bool
+	// heldInbound is what was left unread at the end of the last callback.
+	heldInbound int
 	// assembly is the large frame being read, nil between frames; used on
 	// the event loop only.
 	assembly *frameAssembly

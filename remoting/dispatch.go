@@ -148,18 +148,5 @@ func (s *Server) appendResponse(out []byte, conn *Conn, request, response *Comma
 		s.log.WithFields(logrus.Fields{"conn": conn.id, "code": response.Code}).WithError(err).Error("cannot encode response")
 		return out
 	}
-	if size := len(framed) - len(out); size > s.cfg.MaxFrameSize {
-		// No client reads a frame past the limit (ours and Java's refuse
-		// it and drop the connection): say why instead.
-		s.log.WithFields(logrus.Fields{"conn": conn.id, "request": RequestCodeName(request.Code), "bytes": size,
-			"frameMaxLength": s.cfg.MaxFrameSize}).Warn("answer larger than the frame limit replaced by an error")
-		tooLarge := NewResponse(request, SYSTEM_ERROR,
-			fmt.Sprintf("the answer of %d bytes exceeds the frame limit of %d bytes (frameMaxLength)", size, s.cfg.MaxFrameSize))
-		tooLarge.MarkResponse()
-		tooLarge.Opaque, tooLarge.SerializeType = request.Opaque, request.SerializeType
-		if framed, err = AppendFrame(out[:len(out):len(out)], tooLarge); err != nil {
-			return out
-		}
-	}
-	return framed
+	return s.fitFrameLimit(framed, len(out), conn, request, response)
 }

@@ -25,13 +25,24 @@
 //     answers SYSTEM_BUSY "[OVERLOAD]system busy, start flow control for a while".
 //   - Client: 3 s dial timeout, 5 s per call when the context has no
 //     deadline, at most 10000 calls in flight per client.
+//   - Connections: MaxConnections (50000, lowered to the file limit); past
+//     it a new connection is closed at once. A failed accept (EMFILE) is
+//     retried after 5 ms, doubling up to 1 s; the listener stays open.
+//   - Output per connection: past OutboundSoftLimit (4 MiB) of answers
+//     waiting its requests are left unread; past OutboundHardLimit (32 MiB)
+//     of answers and unread requests it is closed.
+//   - Header ext fields: MaxExtFields (1024), MaxExtKeyLength (1 KiB),
+//     MaxExtValueLength (8 MiB).
+//   - Answers: never past the max frame; a larger one becomes SYSTEM_ERROR.
 //
 // # Bad input
 //
 // A length over the maximum or below 4, a header length beyond the frame,
 // an unknown serialize type, an undecodable header (bad JSON, the JSON
-// literal null, binary lengths beyond the header) close that connection
-// without a reply and log one line with the peer address. It is refused as
+// literal null, binary lengths beyond the header, ext fields past their
+// bounds) close that connection without a reply and log a warning with the
+// peer address, at most one a second (the next one counts those held back);
+// a peer that closes in the middle of a frame is only a debug line. It is refused as
 // soon as the bytes show it; answers to good frames before it in the same
 // read are still written. Other connections are not affected. A request
 // code without a handler is answered REQUEST_CODE_NOT_SUPPORTED with remark

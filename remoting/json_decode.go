@@ -161,6 +161,9 @@ func (s *jsonScanner) readExtFields() (map[string]string, error) {
 		if err != nil {
 			return err
 		}
+		if err := checkExtEntry(len(ext), len(key), len(value)); err != nil {
+			return err
+		}
 		if present {
 			ext[string(key)] = value
 		}

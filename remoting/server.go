@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"net"
-	"os"
 	"sync"
 	"sync/atomic"
 
@@ -83,6 +82,22 @@ type Server struct {
 	memory requestMemory
 	// overload paces the warnings of requests answered SYSTEM_BUSY.
 	overload overloadLog
+	// badInput paces the warnings of connections closed for bad input.
+	badInput overloadLog
+	// guard caps the open connections (conn_limit.go).
+	guard connGuard
+	// outbound bounds what waits on each connection (outbound_limit.go).
+	outbound outboundGuard
+	// failed is closed, failErr set, when gnet stops by itself (watchEngine).
+	failed  chan struct{}
+	failErr error
+	// listener is ours, not gnet's (acceptor.go); acceptStop and acceptDone
+	// end and report the end of its accept loop.
+	listener   net.Listener
+	acceptStop chan struct{}
+	acceptDone chan struct{}
+	acceptOnce sync.Once
+	acceptLog  overloadLog
 
 	engine  gnet.Engine
 	addr    net.Addr
@@ -100,6 +115,10 @@ func NewServer(cfg ServerConfig) *Server {
 		log:     cfg.Logger.WithField("component", "remoting"),
 		booted:  make(chan struct{}),
 		runDone: make(chan struct{}),
+		failed:  make(chan struct{}),
+
+		acceptStop: make(chan struct{}),
+		acceptDone: make(chan struct{}),
 
 		frameBuffers: newFrameBufferPool(),
 		memory:       requestMemory{limit: cfg.RequestMemoryLimit},
@@ -161,33 +180,47 @@ func (s *Server) Start() error {
 			s.pools[name] = newSlowPool(max(1, size.Workers), max(1, size.Queue), s.runSlowJob)
 		}
 	}
+	ln, err := listen(s.cfg.Addr)
+	if err != nil {
+		s.state.Store(stateStopped)
+		return fmt.Errorf("start server on %s: %w", s.cfg.Addr, err)
+	}
+	s.listener, s.addr = ln, ln.Addr()
+	parking, removeParking, err := parkingListener()
+	if err != nil {
+		_ = ln.Close()
+		s.state.Store(stateStopped)
+		return fmt.Errorf("start server on %s: %w", s.cfg.Addr, err)
+	}
 	events := &eventHandler{server: s}
 	opts := []gnet.Option{
 		gnet.WithMulticore(s.cfg.Multicore),
-		gnet.WithReuseAddr(true),
-		gnet.WithTCPNoDelay(gnet.TCPNoDelay),
 		gnet.WithTicker(true),
 		gnet.WithLogger(newGnetLogger(s.cfg.Logger)),
+		// Connections come from acceptLoop through Engine.Register, which
+		// the round-robin balancer does not allow from another goroutine.
+		gnet.WithLoadBalancing(gnet.LeastConnections),
 	}
 	if s.cfg.NumEventLoops > 0 {
 		opts = append(opts, gnet.WithNumEventLoop(s.cfg.NumEventLoops))
 	}
-	if s.cfg.SocketSendBuffer > 0 {
-		opts = append(opts, gnet.WithSocketSendBuffer(s.cfg.SocketSendBuffer))
-	}
-	if s.cfg.SocketRecvBuffer > 0 {
-		opts = append(opts, gnet.WithSocketRecvBuffer(s.cfg.SocketRecvBuffer))
-	}
 	go func() {
 		defer close(s.runDone)
-		s.runErr = gnet.Run(events, "tcp://"+s.cfg.Addr, opts...)
+		defer removeParking()
+		// gnet runs the event loops, acceptLoop feeds them.
+		s.runErr = gnet.Run(events, parking, opts...)
 	}()
 	select {
 	case <-s.booted:
+		s.setConnectionLimit()
+		go s.watchEngine()
+		go s.acceptLoop(ln)
 		s.log.WithField("addr", fmt.Sprint(s.addr)).Info("remoting server listening")
 		return nil
 	case <-s.runDone:
 		s.state.Store(stateStopped)
+		close(s.acceptDone) // the loop never started
+		s.stopAccepting()
 		stopCtx, cancel := context.WithCancel(context.Background())
 		cancel()
 		for _, pool := range s.pools {
@@ -215,6 +248,7 @@ func (s *Server) Shutdown(ctx context.Context) error {
 	if !s.state.CompareAndSwap(stateRunning, stateDraining) {
 		return nil
 	}
+	s.stopAccepting()
 	for _, pool := range s.pools {
 		pool.closeIntake()
 	}
@@ -267,23 +301,4 @@ func (s *Server) Send(conn *Conn, cmd *Command) error {
 		return fmt.Errorf("send to %s: %w", conn, err)
 	}
 	return conn.asyncWrite(frame, func() {})
-}
-
-// boundAddr reads the listener's real address from a duplicate of its
-// file descriptor (gnet exposes no net.Listener).
-func boundAddr(engine gnet.Engine) (net.Addr, error) {
-	fd, err := engine.Dup()
-	if err != nil {
-		return nil, fmt.Errorf("dup listener: %w", err)
-	}
-	file := os.NewFile(uintptr(fd), "listener")
-	defer file.Close()
-	listener, err := net.FileListener(file)
-	if err != nil {
-		return nil, fmt.Errorf("listener from fd: %w", err)
-	}
-	addr := listener.Addr()
-	// Closing the duplicate leaves gnet's own descriptor open.
-	_ = listener.Close()
-	return addr, nil
 }

@@ -46,6 +46,13 @@ type ServerConfig struct {
 	// large frames being read, and requests queued for or running on a slow
 	// worker. A request past it is answered SYSTEM_BUSY (see requestMemory).
 	RequestMemoryLimit int64
+	// OutboundSoftLimit: answers waiting on a connection past which its
+	// requests are left unread; OutboundHardLimit: bytes waiting on it
+	// (answers unwritten, requests unread) past which it is closed.
+	OutboundSoftLimit, OutboundHardLimit int
+	// MaxConnections caps the open connections; past it a new one is closed
+	// at once and counted (see connGuard).
+	MaxConnections int
 	// Logger receives the server's and gnet's log lines.
 	Logger *logrus.Entry
 }
@@ -66,6 +73,9 @@ func DefaultServerConfig() ServerConfig {
 		Logger:       logrus.NewEntry(logrus.StandardLogger()),
 
 		RequestMemoryLimit: DefaultRequestMemoryLimit,
+		MaxConnections:     DefaultMaxConnections,
+		OutboundSoftLimit:  DefaultOutboundSoftLimit,
+		OutboundHardLimit:  DefaultOutboundHardLimit,
 	}
 }
 
@@ -75,23 +85,23 @@ func (cfg ServerConfig) withDefaults() ServerConfig {
 	if cfg.Addr == "" {
 		cfg.Addr = defaults.Addr
 	}
-	if cfg.MaxFrameSize <= 0 {
-		cfg.MaxFrameSize = defaults.MaxFrameSize
-	}
-	if cfg.IdleTimeout <= 0 {
-		cfg.IdleTimeout = defaults.IdleTimeout
-	}
-	if cfg.SlowWorkers <= 0 {
-		cfg.SlowWorkers = defaults.SlowWorkers
-	}
-	if cfg.SlowQueue <= 0 {
-		cfg.SlowQueue = defaults.SlowQueue
-	}
 	if cfg.Logger == nil {
 		cfg.Logger = defaults.Logger
 	}
-	if cfg.RequestMemoryLimit <= 0 {
-		cfg.RequestMemoryLimit = defaults.RequestMemoryLimit
-	}
+	positiveOr(&cfg.MaxFrameSize, defaults.MaxFrameSize)
+	positiveOr(&cfg.IdleTimeout, defaults.IdleTimeout)
+	positiveOr(&cfg.SlowWorkers, defaults.SlowWorkers)
+	positiveOr(&cfg.SlowQueue, defaults.SlowQueue)
+	positiveOr(&cfg.RequestMemoryLimit, defaults.RequestMemoryLimit)
+	positiveOr(&cfg.MaxConnections, defaults.MaxConnections)
+	positiveOr(&cfg.OutboundSoftLimit, defaults.OutboundSoftLimit)
+	positiveOr(&cfg.OutboundHardLimit, defaults.OutboundHardLimit)
 	return cfg
+}
+
+// positiveOr sets *field to def unless it is positive.
+func positiveOr[T int | int64 | time.Duration](field *T, def T) {
+	if *field <= 0 {
+		*field = def
+	}
 }

@@ -2,6 +2,8 @@ package remoting
 
 import (
 	"bytes"
+	"fmt"
+	"sync"
 	"time"
 
 	"github.com/panjf2000/gnet/v2"
@@ -21,19 +23,14 @@ const (
 type eventHandler struct {
 	gnet.BuiltinEventEngine
 	server *Server
+	// running is closed-once at the first tick: gnet starts the ticker
+	// after the event loops, so connections can be handed to them from then.
+	running sync.Once
 }
 
-// OnBoot records the engine and the bound address, then lets Start return.
+// OnBoot records the engine; the first OnTick lets Start return.
 func (h *eventHandler) OnBoot(engine gnet.Engine) gnet.Action {
-	s := h.server
-	s.engine = engine
-	addr, err := boundAddr(engine)
-	if err != nil {
-		s.log.WithError(err).Error("cannot read the bound address")
-		return gnet.Shutdown
-	}
-	s.addr = addr
-	close(s.booted)
+	h.server.engine = engine
 	return gnet.None
 }
 
@@ -41,6 +38,10 @@ func (h *eventHandler) OnBoot(engine gnet.Engine) gnet.Action {
 func (h *eventHandler) OnOpen(gnetConn gnet.Conn) ([]byte, gnet.Action) {
 	s := h.server
 	if s.state.Load() != stateRunning {
+		return nil, gnet.Close
+	}
+	if !s.guard.admit() {
+		s.refuseConnection(fmt.Sprint(gnetConn.RemoteAddr()))
 		return nil, gnet.Close
 	}
 	conn := newConn(gnetConn, time.Now())
@@ -59,6 +60,8 @@ func (h *eventHandler) OnClose(gnetConn gnet.Conn, cause error) gnet.Action {
 	s := h.server
 	conn.closed.Store(true)
 	s.conns.Delete(conn.id)
+	s.guard.release()
+	s.forgetPaused(conn)
 	if conn.assembly != nil { // closed inside a large frame
 		s.abandonLargeFrame(conn.assembly)
 		conn.assembly = nil
@@ -93,14 +96,17 @@ func (h *eventHandler) OnTraffic(gnetConn gnet.Conn) gnet.Action {
 	}
 	s := h.server
 	now := time.Now()
-	conn.touch(now)
+	// A paused connection is woken every resumePollPeriod: only new bytes
+	// (or resuming, see outputBlocked) count as activity for the idle check.
+	if !conn.outputPaused || gnetConn.InboundBuffered() != conn.heldInbound {
+		conn.touch(now)
+	}
 	out := conn.outBuffer[:0]
 	action := gnet.None
-	for {
+	for !s.outputBlocked(conn, gnetConn, len(out)) {
 		request, err := s.nextFrame(conn, gnetConn)
 		if err != nil {
-			s.log.WithFields(logrus.Fields{"conn": conn.id, "remote": conn.remoteAddr}).WithError(err).
-				Warn("bad input, closing the connection")
+			s.logBadInput(conn, err)
 			action = gnet.Close
 			break
 		}
@@ -120,7 +126,13 @@ func (h *eventHandler) OnTraffic(gnetConn gnet.Conn) gnet.Action {
 	} else {
 		conn.outBuffer = nil
 	}
-	conn.notePartialFrame(conn.assembly != nil || gnetConn.InboundBuffered() > 0, now)
+	if !conn.outputPaused { // a paused connection's unread bytes are whole requests waiting, not a stalled frame
+		conn.notePartialFrame(conn.assembly != nil || gnetConn.InboundBuffered() > 0, now)
+	}
+	if action == gnet.None && s.outputOverflow(conn, gnetConn) {
+		action = gnet.Close
+	}
+	conn.heldInbound = gnetConn.InboundBuffered()
 	return action
 }
 
@@ -163,10 +175,24 @@ func (s *Server) nextFrame(conn *Conn, gnetConn gnet.Conn) (*Command, error) {
 	return request, err
 }
 
-// OnTick closes connections idle for longer than IdleTimeout.
+// OnTick wakes the paused connections (outbound_limit.go) and closes
+// connections idle for longer than IdleTimeout. While connections are
+// paused it runs every resumePollPeriod, scanning for idle ones only when
+// that is due.
 func (h *eventHandler) OnTick() (time.Duration, gnet.Action) {
 	s := h.server
-	cutoff := time.Now().Add(-s.cfg.IdleTimeout)
+	h.running.Do(func() { close(s.booted) })
+	now := time.Now()
+	period := idleScanPeriod(s.cfg.IdleTimeout)
+	if s.outbound.npaused.Load() > 0 {
+		s.wakePaused()
+		period = min(period, resumePollPeriod)
+	}
+	if now.UnixNano() < s.outbound.nextIdleScan.Load() {
+		return period, gnet.None
+	}
+	s.outbound.nextIdleScan.Store(now.Add(idleScanPeriod(s.cfg.IdleTimeout)).UnixNano())
+	cutoff := now.Add(-s.cfg.IdleTimeout)
 	s.conns.Range(func(_, value any) bool {
 		conn := value.(*Conn)
 		idle, stalled := conn.idleSince(cutoff), conn.frameStalledSince(cutoff)
@@ -183,7 +209,7 @@ func (h *eventHandler) OnTick() (time.Duration, gnet.Action) {
 		}
 		return true
 	})
-	return idleScanPeriod(s.cfg.IdleTimeout), gnet.None
+	return period, gnet.None
 }
 
 // idleScanPeriod is a quarter of the idle timeout within the scan bounds.

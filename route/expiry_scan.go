@@ -22,7 +22,8 @@ func (m *Manager) ScanExpired(now time.Time) []RemovedBroker {
 	}
 	slices.SortFunc(expired, func(a, b *liveBroker) int { return compareAddrInfo(a.key, b.key) })
 	for _, entry := range expired {
-		m.logLater(log.WarnLevel, log.Fields{"cluster": entry.key.cluster, "brokerAddr": entry.key.addr,
+		// Debug: the eviction job warns once per broker with the removal.
+		m.logLater(log.DebugLevel, log.Fields{"cluster": entry.key.cluster, "brokerAddr": entry.key.addr,
 			"timeoutMillis": entry.timeoutMillis}, "broker expired")
 	}
 	t := m.begin()

@@ -30,7 +30,7 @@ func TestManagerLogsGoToItsLoggerAfterTheWriterLock(t *testing.T) {
 	probe := &lockProbe{}
 	logger := logrus.New()
 	logger.SetOutput(probe)
-	logger.SetLevel(logrus.InfoLevel)
+	logger.SetLevel(logrus.DebugLevel)
 	m := NewManager(Config{Log: logrus.NewEntry(logger).WithField("component", "route")})
 	probe.m = m
 	b := defaultMaster()
@@ -40,7 +40,7 @@ func TestManagerLogsGoToItsLoggerAfterTheWriterLock(t *testing.T) {
 		t.Fatalf("removed %+v", removed)
 	}
 	all := strings.Join(probe.lines, "")
-	for _, want := range []string{"new broker registered", "broker expired", "broker unregistered", "component=route", b.addr} {
+	for _, want := range []string{"new broker registered", "broker expired", "live broker removed", "component=route", b.addr} {
 		if !strings.Contains(all, want) {
 			t.Errorf("the manager's log lacks %q:\n%s", want, all)
 		}

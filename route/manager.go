@@ -86,6 +86,11 @@ type Manager struct {
 	expiry expiryWheel
 	// pendingLogs are the lines of the current writer, written by unlock.
 	pendingLogs []pendingLog
+	// listsClock numbers snapshot.listsVersion.
+	listsClock uint64
+
+	// lists caches encoded list answers (lists_cache.go); it has its own lock.
+	lists listCache
 
 	log *logrus.Entry // set once by NewManager
 }

@@ -278,7 +278,8 @@ func (m *Manager) refreshLive(t *txn, r *registration, prev *liveBroker, applied
 				prev.appliedTopics, prev.appliedEpoch, prev.appliedBody, prev.appliedWithDelete
 			entry.fullApply = prev.fullApply
 		} else {
-			m.logLater(log.InfoLevel, log.Fields{"cluster": req.ClusterName, "brokerAddr": req.BrokerAddr,
+			// Debug: the daemon logs the registration ("broker registered").
+			m.logLater(log.DebugLevel, log.Fields{"cluster": req.ClusterName, "brokerAddr": req.BrokerAddr,
 				"haServerAddr": req.HAServerAddr}, "new broker registered")
 		}
 	}

@@ -17,6 +17,9 @@ type snapshot struct {
 	filters  *filterTable                        // filterServerTable
 	mappings map[string]*topicMapping            // topicQueueMappingInfoTable
 	cfg      Config
+	// listsVersion changes with every commit that changes topics, groups
+	// or clusters: the cached list answers of lists_cache.go are keyed by it.
+	listsVersion uint64
 }
 
 func newSnapshot(cfg Config) *snapshot {
@@ -76,6 +79,9 @@ func (t *txn) edit() *snapshot {
 // commit publishes the changes, if any; the caller still holds m.mu.
 func (t *txn) commit() {
 	if t.next != nil {
+		if t.changesLists() {
+			t.next.listsVersion = t.m.nextListsVersion()
+		}
 		t.m.current.Store(t.next)
 	}
 }

@@ -73,6 +73,12 @@ func (m *Manager) unregister(t *txn, items []unregisterItem, fenced bool) unregi
 				"generation": req.Generation}, "stale unregister ignored: the broker registered again")
 			continue
 		}
+		if fenced {
+			// The one line of an applied UNREGISTER_BROKER; closes and
+			// expiries are logged by the daemon, with their cause.
+			m.logLater(log.InfoLevel, log.Fields{"cluster": req.ClusterName, "brokerName": req.BrokerName,
+				"brokerAddr": req.BrokerAddr, "brokerId": req.BrokerID}, "broker unregistered")
+		}
 		if entry := t.removeLive(key); entry != nil {
 			outcome.removedLive = append(outcome.removedLive, entry)
 		}

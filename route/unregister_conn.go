@@ -55,8 +55,9 @@ func (m *Manager) removeLiveBrokers(t *txn, entries []*liveBroker) []RemovedBrok
 		if change, ok := outcome.notify[removed[i].BrokerName]; ok && change.OfflineBrokerAddr == removed[i].BrokerAddr {
 			removed[i].MinBrokerIDChange = &change
 		}
-		m.logLater(log.InfoLevel, log.Fields{"cluster": removed[i].ClusterName, "brokerAddr": removed[i].BrokerAddr,
-			"brokerName": removed[i].BrokerName}, "broker unregistered")
+		// Debug: the daemon logs the removal once, with its cause (close or expiry).
+		m.logLater(log.DebugLevel, log.Fields{"cluster": removed[i].ClusterName, "brokerAddr": removed[i].BrokerAddr,
+			"brokerName": removed[i].BrokerName}, "live broker removed")
 	}
 	return removed
 }

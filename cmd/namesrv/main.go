@@ -43,7 +43,15 @@ func run(args []string) int {
 	}
 	signals := make(chan os.Signal, 2)
 	signal.Notify(signals, syscall.SIGINT, syscall.SIGTERM)
-	sig := <-signals
+	var sig os.Signal
+	select {
+	case sig = <-signals:
+	case <-ns.Failed():
+		// Nothing is left to serve with: exit non-zero so that a supervisor
+		// restarts the process (every KV and config write is on disk).
+		log.WithError(ns.FailErr()).Error("the event loops died; exiting with status 1 so that a supervisor restarts the name server")
+		return 1
+	}
 	log.WithFields(logrus.Fields{"signal": sig.String(), "deadline": (ns.GracefulWait() + shutdownTimeout).String()}).
 		Info("stopping name server (a second signal stops at once)")
 	ctx, cancel := context.WithTimeout(context.Background(), ns.GracefulWait()+shutdownTimeout)

@@ -155,7 +155,7 @@ func (c *Config) loadFile(path string) error {
 		_ = c.Set(key, value)
 	}
 	c.fileProperties = props
-	c.ConfigStorePath = path
+	c.ConfigStorePath, c.loadedFrom = path, path
 	return nil
 }
 

@@ -110,6 +110,16 @@ type Config struct {
 	// could stay for 30,000 years. Go addition.
 	MinBrokerHeartbeatTimeoutMillis int64 `prop:"minBrokerHeartbeatTimeoutMillis" ext:"true"`
 	MaxBrokerHeartbeatTimeoutMillis int64 `prop:"maxBrokerHeartbeatTimeoutMillis" ext:"true"`
+	// MaxConnections caps the open connections; past it a new one is closed
+	// at once and counted. Go addition.
+	MaxConnections int `prop:"maxConnections" ext:"true"`
+	// ConnectionOutboundSoftLimit: answers waiting to be written to one
+	// connection past which its further requests are left unread until the
+	// peer reads. Go addition.
+	ConnectionOutboundSoftLimit int `prop:"connectionOutboundSoftLimit" ext:"true"`
+	// ConnectionOutboundHardLimit: bytes waiting on one connection (answers
+	// unwritten plus requests unread) past which it is closed. Go addition.
+	ConnectionOutboundHardLimit int `prop:"connectionOutboundHardLimit" ext:"true"`
 	// LogFormat is "text" or "json" (logrus formatter). Go addition.
 	LogFormat string `prop:"logFormat" ext:"true"`
 	// LogLevel is a logrus level name (debug, info, warn, ...). Go addition.
@@ -118,6 +128,8 @@ type Config struct {
 	// fileProperties holds every entry of the -c file as read (keys no
 	// setting knows included), for GET_NAMESRV_CONFIG.
 	fileProperties map[string]string
+	// loadedFrom is the -c file, "" without one (store_note.go).
+	loadedFrom string
 }
 
 // Defaults of the settings whose Java default does not depend on the machine.
@@ -135,6 +147,14 @@ const (
 	// for the 120 s default).
 	DefaultMinBrokerHeartbeatTimeoutMillis = 100
 	DefaultMaxBrokerHeartbeatTimeoutMillis = 600_000
+	// DefaultMaxConnections is maxConnections' default (remoting's).
+	DefaultMaxConnections = 50000
+	// DefaultConnectionOutboundSoftLimit (4 MiB) and
+	// DefaultConnectionOutboundHardLimit (32 MiB): the hard one holds a
+	// paused connection's soft bound, one answer of the largest frame and
+	// 12 MiB of unread requests.
+	DefaultConnectionOutboundSoftLimit = 4 << 20
+	DefaultConnectionOutboundHardLimit = 32 << 20
 	// DefaultConfigBlackList is the Java default of configBlackList.
 	DefaultConfigBlackList = "configBlackList;configStorePath;kvConfigPath"
 	// LogFormatText and LogFormatJSON are the accepted logFormat values.
@@ -188,8 +208,12 @@ func Default() *Config {
 		RequestMemoryLimit:              DefaultRequestMemoryLimit,
 		MinBrokerHeartbeatTimeoutMillis: DefaultMinBrokerHeartbeatTimeoutMillis,
 		MaxBrokerHeartbeatTimeoutMillis: DefaultMaxBrokerHeartbeatTimeoutMillis,
+		MaxConnections:                  DefaultMaxConnections,
 		LogFormat:                       LogFormatText,
-		LogLevel:                        "info",
+
+		ConnectionOutboundSoftLimit: DefaultConnectionOutboundSoftLimit,
+		ConnectionOutboundHardLimit: DefaultConnectionOutboundHardLimit,
+		LogLevel:                    "info",
 	}
 }
 
@@ -222,6 +246,9 @@ func (c *Config) Validate() error {
 		{"defaultThreadPoolQueueCapacity", int64(c.DefaultThreadPoolQueueCapacity)},
 		{"frameMaxLength", int64(c.MaxFrameSize)},
 		{"requestMemoryLimit", c.RequestMemoryLimit},
+		{"maxConnections", int64(c.MaxConnections)},
+		{"connectionOutboundSoftLimit", int64(c.ConnectionOutboundSoftLimit)},
+		{"connectionOutboundHardLimit", int64(c.ConnectionOutboundHardLimit)},
 	}
 	for _, p := range positive {
 		if p.value <= 0 {

@@ -15,14 +15,15 @@ func TestKeysAreUniqueAndComplete(t *testing.T) {
 		}
 		seen[k] = true
 	}
-	// 22 NamesrvConfig keys + 18 NettyServerConfig keys + 6 Go additions.
-	if len(keys) != 46 {
-		t.Fatalf("%d keys, want 46", len(keys))
+	// 22 NamesrvConfig keys + 18 NettyServerConfig keys + 9 Go additions.
+	if len(keys) != 49 {
+		t.Fatalf("%d keys, want 49", len(keys))
 	}
 	if keys[0] != "rocketmqHome" || keys[len(keys)-1] != "logLevel" {
 		t.Fatalf("keys not in declaration order: first %s last %s", keys[0], keys[len(keys)-1])
 	}
-	for _, ext := range []string{"frameMaxLength", "requestMemoryLimit", "logFormat", "logLevel"} {
+	for _, ext := range []string{"frameMaxLength", "requestMemoryLimit", "maxConnections",
+		"connectionOutboundSoftLimit", "connectionOutboundHardLimit", "logFormat", "logLevel"} {
 		if !IsExtension(ext) {
 			t.Errorf("%s not marked as a Go addition", ext)
 		}

@@ -1,0 +1,129 @@
+package remoting
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/panjf2000/gnet/v2"
+	"github.com/sirupsen/logrus"
+)
+
+// The server accepts connections itself and hands them to gnet's event
+// loops, instead of letting gnet listen: gnet's acceptor ends the whole
+// engine, every connection with it, on an accept error other than
+// EAGAIN/EINTR/ECONNRESET/ECONNABORTED (EMFILE under a low file limit,
+// ENFILE, ENOBUFS, ENOMEM), and takes every queued connection before the
+// connection cap is checked. Here an accept error only pauses accepting, and
+// a connection past the cap is closed before gnet sees it.
+
+// Bounds of the pause after a failed accept: doubled on each failure in a
+// row, so a process out of descriptors retries quickly at first, then once
+// a second without spinning.
+const (
+	minAcceptBackoff = 5 * time.Millisecond
+	maxAcceptBackoff = time.Second
+)
+
+// listen binds the configured address. An IPv4 host is bound IPv4 only, as
+// gnet did, rather than as Go's dual-stack wildcard.
+func listen(addr string) (net.Listener, error) {
+	network := "tcp"
+	if host, _, err := net.SplitHostPort(addr); err == nil {
+		if ip := net.ParseIP(host); ip != nil && ip.To4() != nil {
+			network = "tcp4"
+		}
+	}
+	ln, err := net.Listen(network, addr)
+	if err != nil {
+		return nil, fmt.Errorf("listen on %s: %w", addr, err)
+	}
+	return ln, nil
+}
+
+// acceptLoop accepts until the listener is closed, handing each connection
+// within the cap to an event loop.
+func (s *Server) acceptLoop(ln net.Listener) {
+	defer close(s.acceptDone)
+	backoff := time.Duration(0)
+	for {
+		nc, err := ln.Accept()
+		if err != nil {
+			if errors.Is(err, net.ErrClosed) {
+				return
+			}
+			backoff = min(max(2*backoff, minAcceptBackoff), maxAcceptBackoff)
+			s.acceptLog.warn(s.log, func() logrus.Fields {
+				return logrus.Fields{"error": err.Error(), "retryIn": backoff.String(), "openConnections": s.guard.open.Load()}
+			}, "accept failed, still listening (out of file descriptors? raise RLIMIT_NOFILE or lower maxConnections)", time.Now())
+			select {
+			case <-time.After(backoff):
+			case <-s.acceptStop:
+				return
+			}
+			continue
+		}
+		backoff = 0
+		s.hand(nc)
+	}
+}
+
+// hand gives an accepted connection to an event loop, or closes it at once
+// past the cap (OnOpen checks the cap exactly; this check saves handing
+// over a connection that would be refused anyway).
+func (s *Server) hand(nc net.Conn) {
+	if s.guard.open.Load() >= s.guard.limit.Load() {
+		s.guard.refused.Add(1)
+		s.refuseConnection(nc.RemoteAddr().String())
+		_ = nc.Close()
+		return
+	}
+	if tcp, ok := nc.(*net.TCPConn); ok {
+		if s.cfg.SocketSendBuffer > 0 {
+			_ = tcp.SetWriteBuffer(s.cfg.SocketSendBuffer)
+		}
+		if s.cfg.SocketRecvBuffer > 0 {
+			_ = tcp.SetReadBuffer(s.cfg.SocketRecvBuffer)
+		}
+	}
+	// gnet duplicates the descriptor on one of its goroutines and closes nc;
+	// the result only matters for the log.
+	result, err := s.engine.Register(gnet.NewNetConnContext(context.Background(), nc))
+	if err != nil {
+		_ = nc.Close()
+		s.log.WithError(err).WithField("remote", nc.RemoteAddr().String()).Debug("connection not handed to an event loop")
+		return
+	}
+	go func() {
+		if r := <-result; r.Err != nil {
+			s.log.WithError(r.Err).WithField("remote", nc.RemoteAddr().String()).Debug("connection not handed to an event loop")
+		}
+	}()
+}
+
+// stopAccepting closes the listener and waits for the accept loop to end.
+func (s *Server) stopAccepting() {
+	s.acceptOnce.Do(func() {
+		close(s.acceptStop)
+		if s.listener != nil {
+			_ = s.listener.Close()
+			<-s.acceptDone
+		}
+	})
+}
+
+// parkingListener is the address gnet listens on, since it runs no engine
+// without one: a Unix socket in a fresh folder only this user can enter,
+// which nobody dials (connections arrive through acceptLoop). cleanup
+// removes the folder.
+func parkingListener() (addr string, cleanup func(), err error) {
+	dir, err := os.MkdirTemp("", "gonamesrv-")
+	if err != nil {
+		return "", nil, fmt.Errorf("folder for gnet's unused socket: %w", err)
+	}
+	return "unix://" + filepath.Join(dir, "unused.sock"), func() { _ = os.RemoveAll(dir) }, nil
+}
