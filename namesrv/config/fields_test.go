@@ -15,11 +15,11 @@ func TestKeysAreUniqueAndComplete(t *testing.T) {
 		}
 		seen[k] = true
 	}
-	// 22 NamesrvConfig keys + 18 NettyServerConfig keys + 4 Go additions.
-	if len(keys) != 44 {
-		t.Fatalf("%d keys, want 44", len(keys))
+	// 22 NamesrvConfig keys + 18 NettyServerConfig keys + 13 Go additions.
+	if len(keys) != 53 {
+		t.Fatalf("%d keys, want 53", len(keys))
 	}
-	if keys[0] != "rocketmqHome" || keys[len(keys)-1] != "logLevel" {
+	if keys[0] != "rocketmqHome" || keys[len(keys)-1] != "tls.server.need.client.auth" {
 		t.Fatalf("keys not in declaration order: first %s last %s", keys[0], keys[len(keys)-1])
 	}
 	for _, ext := range []string{"frameMaxLength", "requestMemoryLimit", "logFormat", "logLevel"} {
