@@ -13,6 +13,7 @@ import (
 
 	"github.com/sirupsen/logrus"
 
+	"github.com/gonamesrv/gonamesrv/namesrv/acl"
 	"github.com/gonamesrv/gonamesrv/namesrv/config"
 	"github.com/gonamesrv/gonamesrv/namesrv/kvconfig"
 	"github.com/gonamesrv/gonamesrv/remoting"
@@ -30,6 +31,7 @@ type NameServer struct {
 	unregister *unregisterWorker
 	eviction   *evictionJob
 	notifier   *notifier
+	acl        *acl.Checker
 	startedAt  time.Time
 	// fullRegistrations bounds how many registrations decode and apply a
 	// topic table at once (see registrationSlots).
@@ -47,11 +49,16 @@ func New(settings *config.Settings, log *logrus.Entry) (*NameServer, error) {
 	if err != nil {
 		return nil, fmt.Errorf("namesrv: load kv config: %w", err)
 	}
+	checker, err := newChecker(cfg, log.WithField("component", "acl"))
+	if err != nil {
+		return nil, fmt.Errorf("namesrv: acl: %w", err)
+	}
 	ns := &NameServer{
 		settings:  settings,
 		log:       log,
 		routes:    route.NewManager(withLog(routeConfig(cfg), log.WithField("component", "route"))),
 		kv:        kv,
+		acl:       checker,
 		brokers:   newBrokerConns(),
 		startedAt: time.Now(),
 
@@ -80,6 +87,7 @@ func New(settings *config.Settings, log *logrus.Entry) (*NameServer, error) {
 
 	if err := ns.server.Start(); err != nil {
 		ns.notifier.close()
+		ns.acl.Close()
 		return nil, fmt.Errorf("namesrv: listen on %s: %w", srvCfg.Addr, err)
 	}
 	ns.unregister.start()
@@ -118,6 +126,7 @@ func (ns *NameServer) Shutdown(ctx context.Context) error {
 	}
 	ns.unregister.stop()
 	ns.notifier.close()
+	ns.acl.Close()
 	ns.log.Info("name server stopped")
 	return errors.Join(errs...)
 }
