@@ -154,9 +154,9 @@ const (
 	LogFormatText = "text"
 	LogFormatJSON = "json"
 	// The values of tls.server.mode and tls.server.need.client.auth (Java's).
-	TLSModeDisabled   = "disabled"
-	TLSModePermissive = "permissive"
-	TLSModeEnforcing  = "enforcing"
+	TLSModeDisabled    = "disabled"
+	TLSModePermissive  = "permissive"
+	TLSModeEnforcing   = "enforcing"
 	ClientAuthNone     = "none"
 	ClientAuthOptional = "optional"
 	ClientAuthRequire  = "require"
