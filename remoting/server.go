@@ -84,7 +84,9 @@ type Server struct {
 	// overload paces the warnings of requests answered SYSTEM_BUSY.
 	overload overloadLog
 
-	engine  gnet.Engine
+	engine gnet.Engine
+	// netLn serves the port instead of gnet when TLS is on (netlistener.go).
+	netLn   *netListener
 	addr    net.Addr
 	booted  chan struct{}
 	runDone chan struct{}
@@ -162,6 +164,9 @@ func (s *Server) Start() error {
 		}
 	}
 	events := &eventHandler{server: s}
+	if s.cfg.TLS != nil && s.cfg.TLS.Mode != TLSDisabled {
+		return s.startNet(events)
+	}
 	opts := []gnet.Option{
 		gnet.WithMulticore(s.cfg.Multicore),
 		gnet.WithReuseAddr(true),
@@ -187,13 +192,7 @@ func (s *Server) Start() error {
 		s.log.WithField("addr", fmt.Sprint(s.addr)).Info("remoting server listening")
 		return nil
 	case <-s.runDone:
-		s.state.Store(stateStopped)
-		stopCtx, cancel := context.WithCancel(context.Background())
-		cancel()
-		for _, pool := range s.pools {
-			_ = pool.stop(stopCtx)
-		}
-		return fmt.Errorf("start server on %s: %w", s.cfg.Addr, s.runErr)
+		return s.failStart(s.runErr)
 	}
 }
 
@@ -238,6 +237,9 @@ func (s *Server) Shutdown(ctx context.Context) error {
 // Engine.Stop polls every 500 ms; waiting for Run instead ends as soon as
 // the loops are down, then the Stop call is released.
 func (s *Server) stopEngine(ctx context.Context) error {
+	if s.netLn != nil {
+		return s.netLn.stop(ctx)
+	}
 	stopCtx, cancelStop := context.WithCancel(ctx)
 	defer cancelStop()
 	stopResult := make(chan error, 1)
