@@ -81,6 +81,7 @@ func New(settings *config.Settings, log *logrus.Entry) (*NameServer, error) {
 	srvCfg.SlowQueue = cfg.DefaultThreadPoolQueueCapacity
 	srvCfg.Pools = map[string]remoting.PoolSize{adminPool: {Workers: adminPoolWorkers, Queue: adminPoolQueue}}
 	srvCfg.Logger = log.WithField("component", "remoting")
+	srvCfg.TLS = tlsOptions(cfg)
 	ns.server = remoting.NewServer(srvCfg)
 	ns.registerHandlers()
 	ns.server.OnClose(ns.connectionClosed)
