@@ -26,7 +26,7 @@ func (ns *NameServer) updateNamesrvConfig(_ *remoting.Conn, req *remoting.Comman
 	_, err = ns.settings.UpdateThen(props, func(cfg *config.Config, changed []string) {
 		ns.routes.SetConfig(routeConfig(cfg))
 		// Logged before a new level applies, so the change itself is seen.
-		ns.log.WithFields(logrus.Fields{"changed": changed, "request": props}).Info("name server config updated")
+		ns.log.WithFields(logrus.Fields{"changed": changed, "request": config.WithoutSecrets(props)}).Info("name server config updated")
 		if slices.Contains(changed, "logLevel") {
 			if level, err := logrus.ParseLevel(cfg.LogLevel); err == nil {
 				ns.log.Logger.SetLevel(level)

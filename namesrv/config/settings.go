@@ -68,9 +68,10 @@ func (s *Settings) BlackList() []string {
 // `key=value\n` lines of every Java setting and every entry of the -c file,
 // setting values winning. Go-only settings are listed when they were given in
 // the -c file or differ from their default, so a default server answers
-// exactly the Java key set.
+// exactly the Java key set. Keys that name a secret (IsSecretKey) are left
+// out; the persisted file keeps them.
 func (s *Settings) Properties() []byte {
-	return javaprops.Format(allConfigs(s.Get()))
+	return javaprops.Format(WithoutSecrets(allConfigs(s.Get())))
 }
 
 // extensionDefaults holds the defaults of the Go-only settings, which do not
