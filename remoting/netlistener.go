@@ -33,8 +33,11 @@ type netListener struct {
 	// refusedLog paces the warnings of failed handshakes.
 	refusedLog overloadLog
 
-	conns   sync.WaitGroup
-	stopped chan struct{}
+	conns sync.WaitGroup
+	// handshaking holds the connections not yet handed to OnOpen, so stop
+	// closes them too instead of waiting out their handshake timeout.
+	handshaking sync.Map
+	stopped     chan struct{}
 }
 
 // startNet binds the port with a net.Listener and serves it per the TLS mode.
@@ -110,7 +113,9 @@ func (l *netListener) serve(raw net.Conn) {
 			_ = tcp.SetReadBuffer(size)
 		}
 	}
+	l.handshaking.Store(raw, struct{}{})
 	conn, err := l.secure(raw)
+	l.handshaking.Delete(raw)
 	if err != nil {
 		l.refusedLog.warn(l.server.log, func() logrus.Fields {
 			return logrus.Fields{"remote": raw.RemoteAddr().String(), "tlsMode": l.mode, "error": err.Error()}
@@ -180,6 +185,10 @@ func (c *peekedConn) Read(p []byte) (int, error) { return c.reader.Read(p) }
 func (l *netListener) stop(ctx context.Context) error {
 	_ = l.listener.Close()
 	close(l.stopped)
+	l.handshaking.Range(func(raw, _ any) bool {
+		_ = raw.(net.Conn).Close()
+		return true
+	})
 	l.server.conns.Range(func(_, value any) bool {
 		_ = value.(*Conn).Close()
 		return true

@@ -145,3 +145,27 @@ func TestTLSStartRefusesBadCertificates(t *testing.T) {
 		t.Fatal("started asking client certificates without a trust file")
 	}
 }
+
+// TestTLSShutdownClosesHandshakes: a peer that opened a connection and
+// never starts its handshake does not hold up Shutdown.
+func TestTLSShutdownClosesHandshakes(t *testing.T) {
+	certs, err := testcerts.Write(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	server := NewServer(ServerConfig{Addr: "127.0.0.1:0", TLS: &TLSOptions{Mode: TLSPermissive, CertPath: certs.ServerCert, KeyPath: certs.ServerKey}})
+	if err := server.Start(); err != nil {
+		t.Fatal(err)
+	}
+	silent, err := net.Dial("tcp", server.Addr().String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer silent.Close()
+	time.Sleep(50 * time.Millisecond) // accepted and waiting for its first byte
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
+	defer cancel()
+	if err := server.Shutdown(ctx); err != nil {
+		t.Fatalf("shutdown with a silent connection: %v", err)
+	}
+}

@@ -14,16 +14,17 @@ import (
 
 // ReloadInterval is how often the accounts file is read back to notice a
 // change (its SHA-256 is compared, so an edit that keeps the size and the
-// modification time is still seen).
+// modification time is still seen); a change is in force within two.
 const ReloadInterval = time.Second
 
 // reloadState follows the accounts file.
 type reloadState struct {
-	mu       sync.Mutex // serialises loads
-	lastSum  [sha256.Size]byte
-	badSum   [sha256.Size]byte // the last content refused, logged once
-	loads    atomic.Uint64
-	failures atomic.Uint64
+	mu         sync.Mutex // serialises loads
+	lastSum    [sha256.Size]byte
+	badSum     [sha256.Size]byte // the last content refused, logged once
+	pendingSum [sha256.Size]byte // a changed content seen once, loaded when seen again
+	loads      atomic.Uint64
+	failures   atomic.Uint64
 
 	stop chan struct{}
 	done chan struct{}
@@ -47,20 +48,21 @@ func readBounded(path string) ([]byte, error) {
 	return io.ReadAll(io.LimitReader(file, MaxFileSize+1))
 }
 
-// loadFile reads the file and puts its accounts in force when its content
-// changed. An unreadable or bad file is an error and changes nothing.
+// loadFile reads the file and puts its accounts in force (at start).
 func (c *Checker) loadFile() error {
-	r := &c.reloads
-	r.mu.Lock()
-	defer r.mu.Unlock()
 	data, err := readBounded(c.opts.File)
 	if err != nil {
 		return fmt.Errorf("acl: read accounts file: %w", err)
 	}
-	sum := sha256.Sum256(data)
-	if r.loads.Load() > 0 && sum == r.lastSum {
-		return nil
-	}
+	return c.loadData(data, sha256.Sum256(data))
+}
+
+// loadData puts the accounts of data in force; a bad file is an error and
+// changes nothing.
+func (c *Checker) loadData(data []byte, sum [sha256.Size]byte) error {
+	r := &c.reloads
+	r.mu.Lock()
+	defer r.mu.Unlock()
 	accounts, err := ParseAccounts(data)
 	if err != nil {
 		return fmt.Errorf("acl: %s: %w", c.opts.File, err)
@@ -73,16 +75,34 @@ func (c *Checker) loadFile() error {
 	return nil
 }
 
-// reload is one poll: a refused file is logged once per content and
-// counted once per content, and the accounts in force stay.
+// reload is one poll. A changed content is loaded once two polls in a row
+// read it the same, so a file caught half-written by an editor (truncated,
+// then written) is never put in force. A refused content is logged and
+// counted once, and the accounts in force stay.
 func (c *Checker) reload() {
-	err := c.loadFile()
+	data, err := readBounded(c.opts.File)
+	sum := sha256.Sum256(data)
+	r := &c.reloads
+	r.mu.Lock()
+	if err == nil && sum == r.lastSum {
+		r.pendingSum = [sha256.Size]byte{}
+		r.mu.Unlock()
+		return
+	}
+	if sum != r.pendingSum {
+		r.pendingSum = sum // seen once: wait for the next poll to confirm it
+		r.mu.Unlock()
+		return
+	}
+	r.mu.Unlock()
+	if err == nil {
+		err = c.loadData(data, sum)
+	} else {
+		err = fmt.Errorf("acl: read accounts file: %w", err)
+	}
 	if err == nil {
 		return
 	}
-	data, _ := readBounded(c.opts.File)
-	sum := sha256.Sum256(data)
-	r := &c.reloads
 	r.mu.Lock()
 	fresh := sum != r.badSum
 	r.badSum = sum
