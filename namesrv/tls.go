@@ -34,3 +34,8 @@ func tlsOptions(cfg *config.Config) *remoting.TLSOptions {
 		ClientAuth:    clientAuths[cfg.TLSServerNeedClientAuth],
 	}
 }
+
+// TLSConfig is the remoting port's TLS configuration (its certificates,
+// reloaded on change), for the HTTP side port to serve HTTPS with; nil
+// when tls.server.mode is disabled.
+func (ns *NameServer) TLSConfig() *tls.Config { return ns.server.TLSConfig() }

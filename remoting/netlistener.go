@@ -196,3 +196,14 @@ func (l *netListener) stop(ctx context.Context) error {
 	l.certs.close()
 	return waitGroupContext(ctx, &l.conns, "tls connections")
 }
+
+// TLSConfig is the server's TLS configuration, each handshake taking the
+// certificates in force (reloaded when their files change), for another
+// port that should serve the same certificate (the HTTP side port's
+// HTTPS); nil when TLS is off or before Start.
+func (s *Server) TLSConfig() *tls.Config {
+	if s.netLn == nil {
+		return nil
+	}
+	return s.netLn.certs.config()
+}

@@ -70,6 +70,9 @@ func TestTLSEnforcing(t *testing.T) {
 	if err := echoOnce(t, addr, nil); err == nil {
 		t.Fatal("a plain client was served in enforcing mode")
 	}
+	if server.TLSConfig() == nil || startServer(t, ServerConfig{}, nil).TLSConfig() != nil {
+		t.Fatal("TLSConfig wrong")
+	}
 	if err := echoOnce(t, addr, clientTLS(certs, false)); err != nil {
 		t.Fatalf("TLS client after a refused plain one: %v", err)
 	}
