@@ -172,3 +172,29 @@ func TestTLSShutdownClosesHandshakes(t *testing.T) {
 		t.Fatalf("shutdown with a silent connection: %v", err)
 	}
 }
+
+// TestTLSBadInputClosesOnlyItsConnection: a frame with an impossible length
+// over TLS closes that connection; the server goes on serving.
+func TestTLSBadInputClosesOnlyItsConnection(t *testing.T) {
+	server, certs := startTLSServer(t, TLSPermissive, tls.NoClientCert, 0)
+	conn, err := tls.Dial("tcp", server.Addr().String(), clientTLS(certs, false))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	if _, err := conn.Write([]byte{0x7f, 0xff, 0xff, 0xff, 0, 0, 0, 1}); err != nil {
+		t.Fatal(err)
+	}
+	_ = conn.SetReadDeadline(time.Now().Add(waitLimit))
+	_, err = conn.Read(make([]byte, 1))
+	var netErr net.Error
+	if err == nil || (errors.As(err, &netErr) && netErr.Timeout()) {
+		t.Fatalf("bad frame over TLS: connection not closed (%v)", err)
+	}
+	if err := echoOnce(t, server.Addr().String(), clientTLS(certs, false)); err != nil {
+		t.Fatalf("served no more after bad input: %v", err)
+	}
+	if err := echoOnce(t, server.Addr().String(), nil); err != nil {
+		t.Fatalf("plain client after bad input: %v", err)
+	}
+}
