@@ -16,9 +16,14 @@ import (
 // never waits longer.
 const netWriteTimeout = 10 * time.Second
 
-// netReadChunk is the most one read of the net.Conn path takes from the
-// connection (TLS records are at most 16 KiB).
-const netReadChunk = 64 << 10
+// netReadChunk is the room one read of the net.Conn path gets (a TLS read
+// returns one record, 16 KiB of plaintext at most); maxRetainedInbound
+// bounds the buffer a connection keeps between reads, so 10,000 idle
+// connections hold 16 KiB each, not more.
+const (
+	netReadChunk       = 16 << 10
+	maxRetainedInbound = 64 << 10
+)
 
 // netConn lets a connection accepted by a Go net.Listener (TLS, which gnet
 // has not) go through the same event handler as gnet's own: it is the
@@ -30,6 +35,7 @@ type netConn struct {
 	gnet.Conn
 	raw     net.Conn // the TLS or plain connection
 	in      []byte   // read and not yet consumed
+	base    []byte   // the buffer in starts in, reused once in is consumed
 	ctx     any
 	writeMu sync.Mutex
 	closed  atomic.Bool
@@ -70,15 +76,23 @@ func (c *netConn) Read(p []byte) (int, error) {
 	return n, nil
 }
 
-// fill appends what one read of the connection returns.
-func (c *netConn) fill(chunk []byte) error {
-	n, err := c.raw.Read(chunk)
-	if n > 0 {
-		if len(c.in) == 0 {
-			c.in = c.in[:0:0] // let the consumed buffer go
-		}
-		c.in = append(c.in, chunk[:n]...)
+// fill reads once from the connection into the room after the buffered
+// bytes. Consumed bytes are dead (the server copies what it keeps before
+// Discard, as with gnet's buffer), so an emptied buffer is reused.
+func (c *netConn) fill() error {
+	if len(c.in) == 0 {
+		c.in = c.base[:0]
 	}
+	if cap(c.in)-len(c.in) < netReadChunk {
+		grown := make([]byte, len(c.in), len(c.in)+netReadChunk)
+		copy(grown, c.in)
+		c.in = grown
+		if cap(grown) <= maxRetainedInbound {
+			c.base = grown[:0]
+		}
+	}
+	n, err := c.raw.Read(c.in[len(c.in):cap(c.in)])
+	c.in = c.in[:len(c.in)+n]
 	return err
 }
 

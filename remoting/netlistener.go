@@ -128,10 +128,9 @@ func (l *netListener) serve(raw net.Conn) {
 		_ = conn.Close()
 		return
 	}
-	chunk := make([]byte, netReadChunk)
 	var cause error
 	for {
-		err := nc.fill(chunk)
+		err := nc.fill()
 		if nc.InboundBuffered() > 0 && l.events.OnTraffic(nc) == gnet.Close {
 			break
 		}
