@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"regexp"
 
 	"go.yaml.in/yaml/v3"
 )
@@ -14,6 +15,10 @@ var ErrBadFile = errors.New("acl: bad accounts file")
 // MaxFileSize bounds the accounts file read (1 MiB: tens of thousands of
 // accounts); a larger file is refused like one that does not parse.
 const MaxFileSize = 1 << 20
+
+// quotedValue is how the YAML library quotes a value in its errors; the
+// value may be a misplaced secret, so it is cut from the message.
+var quotedValue = regexp.MustCompile("`[^`]*`")
 
 // minKeyLength is Java's shortest accessKey and secretKey (AclUtils).
 const minKeyLength = 6
@@ -59,7 +64,7 @@ func ParseAccounts(data []byte) (*Accounts, error) {
 	var file fileFormat
 	decoder := yaml.NewDecoder(bytes.NewReader(data))
 	if err := decoder.Decode(&file); err != nil && len(bytes.TrimSpace(data)) > 0 {
-		return nil, fmt.Errorf("%w: %v", ErrBadFile, err)
+		return nil, fmt.Errorf("%w: %s", ErrBadFile, quotedValue.ReplaceAllString(err.Error(), "`...`"))
 	}
 	global, err := ParsePatterns(file.GlobalWhiteRemoteAddresses)
 	if err != nil {

@@ -53,6 +53,7 @@ func TestParseAccountsRefuses(t *testing.T) {
 		"duplicate": "accounts:\n  - {accessKey: abcdef, secretKey: s3cret99}\n  - {accessKey: abcdef, secretKey: s3cret98}\n",
 		"white":     "accounts:\n  - {accessKey: abcdef, secretKey: s3cret99, whiteRemoteAddress: 1.2.3}\n",
 		"size":      "#" + strings.Repeat("x", MaxFileSize),
+		"type":      "accounts:\n  - {accessKey: abcdef, secretKey: abcdefgh, admin: s3cret77}\n",
 	}
 	for name, text := range cases {
 		_, err := ParseAccounts([]byte(text))
