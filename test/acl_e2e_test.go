@@ -184,6 +184,10 @@ func TestACLBrokerControl(t *testing.T) {
 	if data, code, err := routeOf(ns.Addr, "FarTopic"); err != nil || code != 0 || len(data.QueueDatas) != 1 {
 		t.Fatalf("signed registration: code %d err %v", code, err)
 	}
+	// A signed heartbeat in the ROCKETMQ binary header verifies the same.
+	heartbeat := remoting.NewRequest(remoting.BROKER_HEARTBEAT, broker.Identity(), nil)
+	heartbeat.SerializeType = remoting.ROCKETMQ
+	nstest.MustCode(t, nstest.Invoke(t, aclClient(t, ns.Addr, aclUser, elsewhere), heartbeat), remoting.SUCCESS)
 }
 
 func TestACLReload(t *testing.T) {
