@@ -53,18 +53,10 @@ func echoOnce(t *testing.T, addr string, cfg *tls.Config) error {
 	return nil
 }
 
-func clientTLS(certs *testcerts.Set, withCert bool) *tls.Config {
-	cfg := &tls.Config{RootCAs: certs.CAPool, ServerName: "127.0.0.1"}
-	if withCert {
-		cfg.Certificates = []tls.Certificate{certs.ClientPair}
-	}
-	return cfg
-}
-
 func TestTLSEnforcing(t *testing.T) {
 	server, certs := startTLSServer(t, TLSEnforcing, tls.NoClientCert, 0)
 	addr := server.Addr().String()
-	if err := echoOnce(t, addr, clientTLS(certs, false)); err != nil {
+	if err := echoOnce(t, addr, certs.ClientTLS(false)); err != nil {
 		t.Fatalf("TLS client: %v", err)
 	}
 	if err := echoOnce(t, addr, nil); err == nil {
@@ -73,7 +65,7 @@ func TestTLSEnforcing(t *testing.T) {
 	if server.TLSConfig() == nil || startServer(t, ServerConfig{}, nil).TLSConfig() != nil {
 		t.Fatal("TLSConfig wrong")
 	}
-	if err := echoOnce(t, addr, clientTLS(certs, false)); err != nil {
+	if err := echoOnce(t, addr, certs.ClientTLS(false)); err != nil {
 		t.Fatalf("TLS client after a refused plain one: %v", err)
 	}
 }
@@ -81,7 +73,7 @@ func TestTLSEnforcing(t *testing.T) {
 func TestTLSPermissive(t *testing.T) {
 	server, certs := startTLSServer(t, TLSPermissive, tls.NoClientCert, 0)
 	addr := server.Addr().String()
-	if err := echoOnce(t, addr, clientTLS(certs, false)); err != nil {
+	if err := echoOnce(t, addr, certs.ClientTLS(false)); err != nil {
 		t.Fatalf("TLS client: %v", err)
 	}
 	if err := echoOnce(t, addr, nil); err != nil {
@@ -92,10 +84,10 @@ func TestTLSPermissive(t *testing.T) {
 func TestTLSRequireClientCert(t *testing.T) {
 	server, certs := startTLSServer(t, TLSEnforcing, tls.RequireAndVerifyClientCert, 0)
 	addr := server.Addr().String()
-	if err := echoOnce(t, addr, clientTLS(certs, false)); err == nil {
+	if err := echoOnce(t, addr, certs.ClientTLS(false)); err == nil {
 		t.Fatal("a client without a certificate was served")
 	}
-	if err := echoOnce(t, addr, clientTLS(certs, true)); err != nil {
+	if err := echoOnce(t, addr, certs.ClientTLS(true)); err != nil {
 		t.Fatalf("client with a certificate: %v", err)
 	}
 }
@@ -113,7 +105,7 @@ func TestTLSCertificatesReloaded(t *testing.T) {
 		}
 	}
 	deadline := time.Now().Add(waitLimit)
-	for echoOnce(t, server.Addr().String(), clientTLS(fresh, false)) != nil {
+	for echoOnce(t, server.Addr().String(), fresh.ClientTLS(false)) != nil {
 		if time.Now().After(deadline) {
 			t.Fatal("the new certificate is not served")
 		}
@@ -123,7 +115,7 @@ func TestTLSCertificatesReloaded(t *testing.T) {
 
 func TestTLSIdleConnectionClosed(t *testing.T) {
 	server, certs := startTLSServer(t, TLSEnforcing, tls.NoClientCert, 200*time.Millisecond)
-	conn, err := tls.Dial("tcp", server.Addr().String(), clientTLS(certs, false))
+	conn, err := tls.Dial("tcp", server.Addr().String(), certs.ClientTLS(false))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -177,7 +169,7 @@ func TestTLSShutdownClosesHandshakes(t *testing.T) {
 // over TLS closes that connection; the server goes on serving.
 func TestTLSBadInputClosesOnlyItsConnection(t *testing.T) {
 	server, certs := startTLSServer(t, TLSPermissive, tls.NoClientCert, 0)
-	conn, err := tls.Dial("tcp", server.Addr().String(), clientTLS(certs, false))
+	conn, err := tls.Dial("tcp", server.Addr().String(), certs.ClientTLS(false))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -191,7 +183,7 @@ func TestTLSBadInputClosesOnlyItsConnection(t *testing.T) {
 	if err == nil || (errors.As(err, &netErr) && netErr.Timeout()) {
 		t.Fatalf("bad frame over TLS: connection not closed (%v)", err)
 	}
-	if err := echoOnce(t, server.Addr().String(), clientTLS(certs, false)); err != nil {
+	if err := echoOnce(t, server.Addr().String(), certs.ClientTLS(false)); err != nil {
 		t.Fatalf("served no more after bad input: %v", err)
 	}
 	if err := echoOnce(t, server.Addr().String(), nil); err != nil {

@@ -2,7 +2,6 @@ package test
 
 import (
 	"context"
-	"crypto/tls"
 	"os"
 	"path/filepath"
 	"testing"
@@ -33,19 +32,11 @@ func startTLSNamesrv(t *testing.T, mode, clientAuth string) (*process, *testcert
 		t.Fatal(err)
 	}
 	ns := startNamesrv(t, "-c", conf)
-	client := remoting.NewClient(ns.Addr, remoting.ClientConfig{TLS: tlsClientConfig(certs, clientAuth == "require")})
+	client := remoting.NewClient(ns.Addr, remoting.ClientConfig{TLS: certs.ClientTLS(clientAuth == "require")})
 	t.Cleanup(func() { _ = client.Close() })
 	broker := nstest.Broker{Cluster: "TlsCluster", Name: "tls-broker", Addr: "127.0.0.1:10911", Topics: map[string]int32{"TlsTopic": 4, "TlsOther": 4}}
 	nstest.Register(t, client, broker)
 	return ns, certs
-}
-
-func tlsClientConfig(certs *testcerts.Set, withCert bool) *tls.Config {
-	cfg := &tls.Config{RootCAs: certs.CAPool, ServerName: "127.0.0.1"}
-	if withCert {
-		cfg.Certificates = []tls.Certificate{certs.ClientPair}
-	}
-	return cfg
 }
 
 // goClientFetchesRoute asks the Apache Go client (WithTls as given) for the
@@ -99,7 +90,7 @@ func TestTLSPermissiveE2E(t *testing.T) {
 
 func TestTLSRequireClientCertE2E(t *testing.T) {
 	ns, certs := startTLSNamesrv(t, "enforcing", "require")
-	client := remoting.NewClient(ns.Addr, remoting.ClientConfig{TLS: tlsClientConfig(certs, false)})
+	client := remoting.NewClient(ns.Addr, remoting.ClientConfig{TLS: certs.ClientTLS(false)})
 	defer client.Close()
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()

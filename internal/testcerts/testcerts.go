@@ -116,3 +116,13 @@ func writePEM(path, kind string, der []byte) error {
 	}
 	return nil
 }
+
+// ClientTLS is a client configuration that trusts the CA and names
+// 127.0.0.1; withCert adds the client certificate.
+func (s *Set) ClientTLS(withCert bool) *tls.Config {
+	cfg := &tls.Config{RootCAs: s.CAPool, ServerName: "127.0.0.1"}
+	if withCert {
+		cfg.Certificates = []tls.Certificate{s.ClientPair}
+	}
+	return cfg
+}
