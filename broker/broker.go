@@ -112,7 +112,7 @@ func (b *Broker) Start() error {
 		return fmt.Errorf("start broker %s: %w", b.cfg.BrokerName, err)
 	}
 	addr := b.announcedAddr()
-	a := agent.New(b.cfg.agentConfig(addr), b.store, RemotingDialer(b.log), b.onRegistered, b.log)
+	a := agent.New(b.cfg.agentConfig(addr), b.store, b.cfg.Dialer(b.log), b.onRegistered, b.log)
 	b.agent.Store(a)
 	a.Start()
 	if b.slave != nil {

@@ -56,6 +56,9 @@ type Config struct {
 	// registration period. For tests and development only (Go-only key
 	// allowShortRegisterPeriod).
 	AllowShortRegisterPeriod bool
+
+	// Security signs the NameServer requests and turns TLS on (security.go).
+	Security
 }
 
 // DefaultConfig returns the Java defaults (BrokerStartup's listen port 10911,

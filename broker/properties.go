@@ -125,6 +125,12 @@ func (c *Config) setters() map[string]func(string) error {
 		"reviveQueueNum":               int32Value(&c.ReviveQueueNum),
 		"slaveSyncPeriod":              millis(&c.SlaveSyncPeriod),
 		"allowShortRegisterPeriod":     boolean(&c.AllowShortRegisterPeriod),
+		"accessKey":                    str(&c.AccessKey),
+		"secretKey":                    str(&c.SecretKey),
+		"useTLS":                       boolean(&c.UseTLS),
+		"tls.client.trustCertPath":     str(&c.TLSTrustCertPath),
+		"tls.client.certPath":          str(&c.TLSCertPath),
+		"tls.client.keyPath":           str(&c.TLSKeyPath),
 	}
 }
 
@@ -133,7 +139,7 @@ func (c *Config) setters() map[string]func(string) error {
 func (c *Config) Properties() map[string]string {
 	ms := func(d time.Duration) string { return strconv.FormatInt(d.Milliseconds(), 10) }
 	i32 := func(n int32) string { return strconv.FormatInt(int64(n), 10) }
-	return map[string]string{
+	props := map[string]string{
 		"brokerClusterName":            c.BrokerClusterName,
 		"brokerName":                   c.BrokerName,
 		"brokerId":                     strconv.FormatInt(c.BrokerID, 10),
@@ -164,6 +170,8 @@ func (c *Config) Properties() map[string]string {
 		"slaveSyncPeriod":              ms(c.SlaveSyncPeriod),
 		"allowShortRegisterPeriod":     strconv.FormatBool(c.AllowShortRegisterPeriod),
 	}
+	c.Security.addProperties(props)
+	return props
 }
 
 // ConfigLines returns the effective settings as sorted key=value lines.

@@ -51,7 +51,7 @@ func StartSimulation(cfg Config, count, topicsPerBroker int, log *logrus.Entry) 
 		store := topicconfig.NewStore(nil, topics, nil)
 		addr := net.JoinHostPort(member.BrokerIP1, strconv.Itoa(member.ListenPort+i))
 		memberLog := log.WithField("brokerName", member.BrokerName)
-		a := agent.New(member.agentConfig(addr), store, RemotingDialer(memberLog), nil, memberLog)
+		a := agent.New(member.agentConfig(addr), store, member.Dialer(memberLog), nil, memberLog)
 		a.Start()
 		sim.agents = append(sim.agents, a)
 	}

@@ -21,23 +21,29 @@ func (ns *NameServer) updateNamesrvConfig(_ *remoting.Conn, req *remoting.Comman
 	if err != nil {
 		return systemError(req, "string2Properties error")
 	}
-	changed, err := ns.settings.Update(props)
+	// The effects run inside the update, in the order updates are published:
+	// two concurrent updates cannot leave the route manager on the older one.
+	_, err = ns.settings.UpdateThen(props, func(cfg *config.Config, changed []string) {
+		ns.routes.SetConfig(routeConfig(cfg))
+		// Logged before a new level applies, so the change itself is seen.
+		ns.log.WithFields(logrus.Fields{"changed": changed, "request": config.WithoutSecrets(props)}).Info("name server config updated")
+		if slices.Contains(changed, "logLevel") {
+			if level, err := logrus.ParseLevel(cfg.LogLevel); err == nil {
+				ns.log.Logger.SetLevel(level)
+			}
+		}
+		warnUnreadStore(ns.log, cfg, changed)
+	})
 	switch {
 	case errors.Is(err, config.ErrBlackListed):
 		return remoting.NewResponse(req, remoting.NO_PERMISSION, "Can not update config in black list.")
+	case errors.Is(err, config.ErrProtected):
+		ns.log.WithError(err).Warn("update name server config refused")
+		return remoting.NewResponse(req, remoting.NO_PERMISSION, err.Error())
 	case err != nil:
-		ns.log.WithError(err).Error("update name server config")
-		return systemError(req, "update config: "+err.Error())
+		ns.log.WithError(err).Warn("update name server config refused, nothing applied")
+		return systemError(req, err.Error()+"; nothing was applied")
 	}
-	cfg := ns.settings.Get()
-	ns.routes.SetConfig(routeConfig(cfg))
-	if slices.Contains(changed, "logLevel") {
-		if level, err := logrus.ParseLevel(cfg.LogLevel); err == nil {
-			ns.log.Logger.SetLevel(level)
-		}
-	}
-	ns.log.WithFields(logrus.Fields{"changed": changed, "request": props}).Info("name server config updated")
-	warnUnreadStore(ns.log, cfg, changed)
 	return success(req)
 }
 

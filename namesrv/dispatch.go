@@ -85,7 +85,7 @@ func (spec handlerSpec) handleOptions() []remoting.HandleOption {
 
 func (ns *NameServer) registerHandlers() {
 	for _, spec := range ns.handlerTable() {
-		ns.server.Handle(spec.code, spec.handler, spec.handleOptions()...)
+		ns.server.Handle(spec.code, ns.guarded(spec), spec.handleOptions()...)
 	}
 }
 

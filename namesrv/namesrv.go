@@ -13,6 +13,7 @@ import (
 
 	"github.com/sirupsen/logrus"
 
+	"github.com/gonamesrv/gonamesrv/namesrv/acl"
 	"github.com/gonamesrv/gonamesrv/namesrv/config"
 	"github.com/gonamesrv/gonamesrv/namesrv/kvconfig"
 	"github.com/gonamesrv/gonamesrv/remoting"
@@ -30,6 +31,7 @@ type NameServer struct {
 	unregister *unregisterWorker
 	eviction   *evictionJob
 	notifier   *notifier
+	acl        *acl.Checker
 	startedAt  time.Time
 	// gracefulWait is GracefulWait, read once at start (see graceful.go).
 	gracefulWait time.Duration
@@ -52,11 +54,16 @@ func New(settings *config.Settings, log *logrus.Entry) (*NameServer, error) {
 	if err != nil {
 		return nil, fmt.Errorf("namesrv: load kv config: %w", err)
 	}
+	checker, err := newChecker(cfg, log.WithField("component", "acl"))
+	if err != nil {
+		return nil, fmt.Errorf("namesrv: acl: %w", err)
+	}
 	ns := &NameServer{
 		settings:  settings,
 		log:       log,
 		routes:    route.NewManager(withLog(routeConfig(cfg), log.WithField("component", "route"))),
 		kv:        kv,
+		acl:       checker,
 		brokers:   newBrokerConns(),
 		startedAt: time.Now(),
 
@@ -84,12 +91,14 @@ func New(settings *config.Settings, log *logrus.Entry) (*NameServer, error) {
 	srvCfg.SlowQueue = cfg.DefaultThreadPoolQueueCapacity
 	srvCfg.Pools = map[string]remoting.PoolSize{adminPool: {Workers: adminPoolWorkers, Queue: adminPoolQueue}}
 	srvCfg.Logger = log.WithField("component", "remoting")
+	srvCfg.TLS = tlsOptions(cfg)
 	ns.server = remoting.NewServer(srvCfg)
 	ns.registerHandlers()
 	ns.server.OnClose(ns.connectionClosed)
 
 	if err := ns.server.Start(); err != nil {
 		ns.notifier.close()
+		ns.acl.Close()
 		return nil, fmt.Errorf("namesrv: listen on %s: %w", srvCfg.Addr, err)
 	}
 	ns.unregister.start()
@@ -129,6 +138,7 @@ func (ns *NameServer) Shutdown(ctx context.Context) error {
 	}
 	ns.unregister.stop()
 	ns.notifier.closeWithin(ctx)
+	ns.acl.Close()
 	ns.log.Info("name server stopped")
 	return errors.Join(errs...)
 }

@@ -3,6 +3,7 @@ package remoting
 import (
 	"bufio"
 	"context"
+	"crypto/tls"
 	"errors"
 	"fmt"
 	"io"
@@ -41,6 +42,13 @@ type ClientConfig struct {
 	OnRequest func(req *Command) *Command
 	// Logger receives the client's log lines.
 	Logger *logrus.Entry
+	// TLS, when set, makes the connection TLS with this configuration;
+	// LocalAddr, when set, is the address the client dials from;
+	// Sign, when set, is called on every request before it is written
+	// (ACL signatures). See client_options.go.
+	TLS       *tls.Config
+	LocalAddr net.Addr
+	Sign      func(req *Command)
 }
 
 func (cfg ClientConfig) withDefaults() ClientConfig {
@@ -134,6 +142,9 @@ func (c *Client) prepare(ctx context.Context, req *Command, flags int32) (*clien
 	}
 	req.Opaque = c.nextOpaque.Add(1)
 	req.Flag = req.Flag&^(flagResponse|flagOneway) | flags
+	if c.cfg.Sign != nil {
+		c.cfg.Sign(req)
+	}
 	return session, nil
 }
 
@@ -166,8 +177,7 @@ func (c *Client) session(ctx context.Context) (*clientSession, error) {
 	}
 	dialCtx, cancel := context.WithTimeout(ctx, c.cfg.DialTimeout)
 	defer cancel()
-	var dialer net.Dialer
-	netConn, err := dialer.DialContext(dialCtx, "tcp", c.addr)
+	netConn, err := c.dial(dialCtx)
 	if err != nil {
 		return nil, fmt.Errorf("dial: %w", err)
 	}

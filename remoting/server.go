@@ -99,7 +99,9 @@ type Server struct {
 	acceptOnce sync.Once
 	acceptLog  overloadLog
 
-	engine  gnet.Engine
+	engine gnet.Engine
+	// netLn serves the port instead of gnet when TLS is on (netlistener.go).
+	netLn   *netListener
 	addr    net.Addr
 	booted  chan struct{}
 	runDone chan struct{}
@@ -180,10 +182,13 @@ func (s *Server) Start() error {
 			s.pools[name] = newSlowPool(max(1, size.Workers), max(1, size.Queue), s.runSlowJob)
 		}
 	}
+	events := &eventHandler{server: s}
+	if s.cfg.TLS != nil && s.cfg.TLS.Mode != TLSDisabled {
+		return s.startNet(events)
+	}
 	ln, err := listen(s.cfg.Addr)
 	if err != nil {
-		s.state.Store(stateStopped)
-		return fmt.Errorf("start server on %s: %w", s.cfg.Addr, err)
+		return s.failStart(err)
 	}
 	s.listener, s.addr = ln, ln.Addr()
 	parking, removeParking, err := parkingListener()
@@ -192,7 +197,6 @@ func (s *Server) Start() error {
 		s.state.Store(stateStopped)
 		return fmt.Errorf("start server on %s: %w", s.cfg.Addr, err)
 	}
-	events := &eventHandler{server: s}
 	opts := []gnet.Option{
 		gnet.WithMulticore(s.cfg.Multicore),
 		gnet.WithTicker(true),
@@ -218,15 +222,9 @@ func (s *Server) Start() error {
 		s.log.WithField("addr", fmt.Sprint(s.addr)).Info("remoting server listening")
 		return nil
 	case <-s.runDone:
-		s.state.Store(stateStopped)
 		close(s.acceptDone) // the loop never started
 		s.stopAccepting()
-		stopCtx, cancel := context.WithCancel(context.Background())
-		cancel()
-		for _, pool := range s.pools {
-			_ = pool.stop(stopCtx)
-		}
-		return fmt.Errorf("start server on %s: %w", s.cfg.Addr, s.runErr)
+		return s.failStart(s.runErr)
 	}
 }
 
@@ -272,6 +270,9 @@ func (s *Server) Shutdown(ctx context.Context) error {
 // Engine.Stop polls every 500 ms; waiting for Run instead ends as soon as
 // the loops are down, then the Stop call is released.
 func (s *Server) stopEngine(ctx context.Context) error {
+	if s.netLn != nil {
+		return s.netLn.stop(ctx)
+	}
 	stopCtx, cancelStop := context.WithCancel(ctx)
 	defer cancelStop()
 	stopResult := make(chan error, 1)

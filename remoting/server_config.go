@@ -55,6 +55,9 @@ type ServerConfig struct {
 	MaxConnections int
 	// Logger receives the server's and gnet's log lines.
 	Logger *logrus.Entry
+	// TLS, when set with a mode other than TLSDisabled, serves the port
+	// with TLS through a Go net.Listener (netlistener.go).
+	TLS *TLSOptions
 }
 
 // PoolSize is a worker pool's goroutines and queue bound (at least 1 each).

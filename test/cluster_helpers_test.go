@@ -26,8 +26,9 @@ type brokerSpec struct {
 	cluster, name string
 	id            int64
 	nameServers   []*process
-	storeDir      string // "" = a fresh temp dir
-	port          int    // 0 = a free port
+	storeDir      string   // "" = a fresh temp dir
+	port          int      // 0 = a free port
+	extra         []string // more broker.conf lines
 }
 
 // startBroker writes a broker.conf for spec and starts cmd/broker with -c.
@@ -55,7 +56,7 @@ func startBroker(t *testing.T, spec brokerSpec) *process {
 		"registerNameServerPeriod=" + strconv.FormatInt(clusterRegisterPeriod.Milliseconds(), 10),
 		"allowShortRegisterPeriod=true",
 		"slaveSyncPeriod=300",
-	}, "\n") + "\n"
+	}, "\n") + "\n" + strings.Join(spec.extra, "\n") + "\n"
 	confPath := filepath.Join(spec.storeDir, "broker.conf")
 	if err := os.WriteFile(confPath, []byte(conf), 0o644); err != nil {
 		t.Fatal(err)

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"time"
 
@@ -44,12 +45,16 @@ type adminClient struct {
 	nameServers []string
 	clients     map[string]*remoting.Client
 	log         *logrus.Entry
+	// nsConfig signs and encrypts as the security options say; it is used
+	// for NameServer addresses (brokers get plain signed connections).
+	nsConfig remoting.ClientConfig
 }
 
-func newAdminClient(nameServers []string) *adminClient {
+func newAdminClient(nameServers []string, nsConfig remoting.ClientConfig) *adminClient {
 	logger := logrus.New()
 	logger.SetLevel(logrus.ErrorLevel)
-	return &adminClient{nameServers: nameServers, clients: map[string]*remoting.Client{}, log: logrus.NewEntry(logger)}
+	nsConfig.Logger = logrus.NewEntry(logger)
+	return &adminClient{nameServers: nameServers, clients: map[string]*remoting.Client{}, log: nsConfig.Logger, nsConfig: nsConfig}
 }
 
 func (c *adminClient) close() {
@@ -62,7 +67,11 @@ func (c *adminClient) close() {
 func (c *adminClient) invoke(addr string, code int32, ext map[string]string, body []byte) (*remoting.Command, error) {
 	client, ok := c.clients[addr]
 	if !ok {
-		client = remoting.NewClient(addr, remoting.ClientConfig{Logger: c.log})
+		cfg := remoting.ClientConfig{Logger: c.log, Sign: c.nsConfig.Sign}
+		if slices.Contains(c.nameServers, addr) {
+			cfg = c.nsConfig
+		}
+		client = remoting.NewClient(addr, cfg)
 		c.clients[addr] = client
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), requestTimeout)

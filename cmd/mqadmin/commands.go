@@ -127,7 +127,7 @@ func findCommand(name string) (*command, bool) {
 
 // allOptions are a command's own options plus the common ones.
 func (c *command) allOptions() []option {
-	opts := append(slices.Clone(c.opts), commonOptions...)
+	opts := append(append(slices.Clone(c.opts), commonOptions...), securityOptions...)
 	if c.read {
 		opts = append(opts, jsonOption)
 	}

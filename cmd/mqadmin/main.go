@@ -57,7 +57,12 @@ func run(args []string, envNamesrv string, stdout, stderr io.Writer) int {
 	if parsed.has("n") {
 		nameServers = parsed.get("n")
 	}
-	client := newAdminClient(splitNameServers(nameServers))
+	nsConfig, err := nameServerConfig(parsed, os.Getenv("ROCKETMQ_HOME"))
+	if err != nil {
+		fmt.Fprintf(stderr, "%s command failed: %v\n", cmd.className, err)
+		return 1
+	}
+	client := newAdminClient(splitNameServers(nameServers), nsConfig)
 	defer client.close()
 	e := &env{args: parsed, client: client, out: stdout, json: parsed.has("json"), now: time.Now()}
 	if err := cmd.run(e); err != nil {

@@ -41,6 +41,8 @@ type options struct {
 	markdownPath string
 	jsonPath     string
 	quick        bool
+	// security signs and encrypts the route clients (security.go).
+	security securityFlags
 }
 
 // defaultOptions are the defaults of a mode: the sizes the issue names.
@@ -111,6 +113,7 @@ func (o *options) flagSet(mode string, output io.Writer) *flag.FlagSet {
 	fs.StringVar(&o.markdownPath, "out", o.markdownPath, "suite: markdown report to write")
 	fs.StringVar(&o.jsonPath, "json-file", o.jsonPath, "suite: also write the JSON report here")
 	fs.BoolVar(&o.quick, "quick", o.quick, "suite: short phases, for a smoke run (figures are noisy)")
+	o.security.register(fs)
 	return fs
 }
 

@@ -125,6 +125,32 @@ type Config struct {
 	// LogLevel is a logrus level name (debug, info, warn, ...). Go addition.
 	LogLevel string `prop:"logLevel" ext:"true"`
 
+	// AclEnable turns on ACL 1.0 signatures and per-class authorization
+	// (package acl). Go addition.
+	AclEnable bool `prop:"aclEnable" ext:"true"`
+	// AclFile is the plain_acl.yml of the accounts, reloaded when it
+	// changes; "" means plain_acl.yml beside kvConfigPath (ACLFile). Go addition.
+	AclFile string `prop:"aclFile" ext:"true"`
+	// AclAnonymousRouteRead lets unsigned route reads and lists through
+	// when AclEnable is set. Go addition.
+	AclAnonymousRouteRead bool `prop:"aclAnonymousRouteRead" ext:"true"`
+	// AdminWhiteRemoteAddresses, when not empty, is the `;`/`,`-separated
+	// address patterns admin writes may come from, with or without ACL. Go addition.
+	AdminWhiteRemoteAddresses string `prop:"adminWhiteRemoteAddresses" ext:"true"`
+
+	// TLSServerMode is disabled, permissive (TLS and plain on the remoting
+	// port) or enforcing (TLS only): Java's tls.server.mode.
+	TLSServerMode string `prop:"tls.server.mode" ext:"true"`
+	// TLSServerCertPath and TLSServerKeyPath are the server's PEM
+	// certificate chain and key, reloaded when they change.
+	TLSServerCertPath string `prop:"tls.server.certPath" ext:"true"`
+	TLSServerKeyPath  string `prop:"tls.server.keyPath" ext:"true"`
+	// TLSServerTrustCertPath is the PEM bundle of the CAs client
+	// certificates are verified against.
+	TLSServerTrustCertPath string `prop:"tls.server.trustCertPath" ext:"true"`
+	// TLSServerNeedClientAuth is none, optional or require.
+	TLSServerNeedClientAuth string `prop:"tls.server.need.client.auth" ext:"true"`
+
 	// fileProperties holds every entry of the -c file as read (keys no
 	// setting knows included), for GET_NAMESRV_CONFIG.
 	fileProperties map[string]string
@@ -160,7 +186,24 @@ const (
 	// LogFormatText and LogFormatJSON are the accepted logFormat values.
 	LogFormatText = "text"
 	LogFormatJSON = "json"
+	// The values of tls.server.mode and tls.server.need.client.auth (Java's).
+	TLSModeDisabled    = "disabled"
+	TLSModePermissive  = "permissive"
+	TLSModeEnforcing   = "enforcing"
+	ClientAuthNone     = "none"
+	ClientAuthOptional = "optional"
+	ClientAuthRequire  = "require"
+	// DefaultACLFileName is aclFile's name beside kvConfigPath.
+	DefaultACLFileName = "plain_acl.yml"
 )
+
+// ACLFile is aclFile, or plain_acl.yml in kvConfigPath's folder when unset.
+func (c *Config) ACLFile() string {
+	if c.AclFile != "" {
+		return c.AclFile
+	}
+	return filepath.Join(filepath.Dir(c.KvConfigPath), DefaultACLFileName)
+}
 
 // Default returns the Java defaults. rocketmqHome comes from $ROCKETMQ_HOME,
 // else the user's home directory: unlike Java the server does not refuse to
@@ -214,6 +257,10 @@ func Default() *Config {
 		ConnectionOutboundSoftLimit: DefaultConnectionOutboundSoftLimit,
 		ConnectionOutboundHardLimit: DefaultConnectionOutboundHardLimit,
 		LogLevel:                    "info",
+
+		AclAnonymousRouteRead:   true,
+		TLSServerMode:           TLSModeDisabled,
+		TLSServerNeedClientAuth: ClientAuthNone,
 	}
 }
 
@@ -234,39 +281,15 @@ func (c *Config) FileProperties() map[string]string {
 // ErrInvalidValue. Java checks none of these; a Go server fails fast instead
 // of misbehaving later.
 func (c *Config) Validate() error {
-	positive := []struct {
-		key   string
-		value int64
-	}{
-		{"scanNotActiveBrokerInterval", c.ScanNotActiveBrokerInterval},
-		{"unRegisterBrokerQueueCapacity", int64(c.UnRegisterBrokerQueueCapacity)},
-		{"clientRequestThreadPoolNums", int64(c.ClientRequestThreadPoolNums)},
-		{"defaultThreadPoolNums", int64(c.DefaultThreadPoolNums)},
-		{"clientRequestThreadPoolQueueCapacity", int64(c.ClientRequestThreadPoolQueueCapacity)},
-		{"defaultThreadPoolQueueCapacity", int64(c.DefaultThreadPoolQueueCapacity)},
-		{"frameMaxLength", int64(c.MaxFrameSize)},
-		{"requestMemoryLimit", c.RequestMemoryLimit},
-		{"maxConnections", int64(c.MaxConnections)},
-		{"connectionOutboundSoftLimit", int64(c.ConnectionOutboundSoftLimit)},
-		{"connectionOutboundHardLimit", int64(c.ConnectionOutboundHardLimit)},
+	if err := c.checkBounds(); err != nil {
+		return err
 	}
-	for _, p := range positive {
-		if p.value <= 0 {
-			return fmt.Errorf("%w: %s=%d must be positive", ErrInvalidValue, p.key, p.value)
-		}
-	}
-	if c.MinBrokerHeartbeatTimeoutMillis <= 0 || c.MaxBrokerHeartbeatTimeoutMillis < c.MinBrokerHeartbeatTimeoutMillis {
-		return fmt.Errorf("%w: minBrokerHeartbeatTimeoutMillis=%d and maxBrokerHeartbeatTimeoutMillis=%d must make a positive range",
-			ErrInvalidValue, c.MinBrokerHeartbeatTimeoutMillis, c.MaxBrokerHeartbeatTimeoutMillis)
-	}
-	if c.ListenPort < 0 || c.ListenPort > 65535 {
-		return fmt.Errorf("%w: listenPort=%d is not a TCP port", ErrInvalidValue, c.ListenPort)
-	}
-	if c.LogFormat != LogFormatText && c.LogFormat != LogFormatJSON {
-		return fmt.Errorf("%w: logFormat=%q must be %q or %q", ErrInvalidValue, c.LogFormat, LogFormatText, LogFormatJSON)
+	if c.MaxBrokerHeartbeatTimeoutMillis < c.MinBrokerHeartbeatTimeoutMillis {
+		return &KeyError{Key: "maxBrokerHeartbeatTimeoutMillis", Reason: fmt.Sprintf("%d is below minBrokerHeartbeatTimeoutMillis=%d",
+			c.MaxBrokerHeartbeatTimeoutMillis, c.MinBrokerHeartbeatTimeoutMillis)}
 	}
 	if _, err := logrus.ParseLevel(c.LogLevel); err != nil {
-		return fmt.Errorf("%w: logLevel=%q: %v", ErrInvalidValue, c.LogLevel, err)
+		return &KeyError{Key: "logLevel", Reason: err.Error()}
 	}
-	return nil
+	return c.checkChoices()
 }

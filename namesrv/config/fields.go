@@ -125,3 +125,8 @@ func (c *Config) format(s setting) string {
 func trimJava(s string) string {
 	return strings.TrimFunc(s, func(r rune) bool { return r <= ' ' })
 }
+
+// intValue is a numeric setting's value.
+func (c *Config) intValue(s setting) int64 {
+	return reflect.ValueOf(c).Elem().Field(s.index).Int()
+}

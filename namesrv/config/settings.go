@@ -68,9 +68,10 @@ func (s *Settings) BlackList() []string {
 // `key=value\n` lines of every Java setting and every entry of the -c file,
 // setting values winning. Go-only settings are listed when they were given in
 // the -c file or differ from their default, so a default server answers
-// exactly the Java key set.
+// exactly the Java key set. Keys that name a secret (IsSecretKey) are left
+// out; the persisted file keeps them.
 func (s *Settings) Properties() []byte {
-	return javaprops.Format(allConfigs(s.Get()))
+	return javaprops.Format(WithoutSecrets(allConfigs(s.Get())))
 }
 
 // extensionDefaults holds the defaults of the Go-only settings, which do not
@@ -96,18 +97,34 @@ func allConfigs(cfg *Config) map[string]string {
 	return all
 }
 
-// Update applies an UPDATE_NAMESRV_CONFIG request (protocol.md 6.6). If any
-// key is black-listed it returns ErrBlackListed and changes nothing.
-// Otherwise each key that names a setting is converted and stored (a value
-// that does not convert is ignored, as in Java), each other key already in the
-// -c file's entries replaces that entry, and other keys are ignored. The
-// result must pass Validate; it is then written to configStorePath atomically
-// and only then published. On any error nothing changes. changed lists the
-// keys whose value changed, sorted. An empty props changes and writes nothing.
+// Update applies an UPDATE_NAMESRV_CONFIG request (protocol.md 6.6); it is
+// UpdateThen without a callback.
 func (s *Settings) Update(props map[string]string) (changed []string, err error) {
-	for key := range props {
+	return s.UpdateThen(props, nil)
+}
+
+// UpdateThen applies an UPDATE_NAMESRV_CONFIG request. Every key is checked
+// before any is applied, and one bad key applies none: a black-listed key
+// returns ErrBlackListed (Java's remark), a protected key (IsProtected)
+// wraps ErrProtected, a value that does not convert, a boolean other than
+// true/false, logLevel panic or fatal, or a result outside the bounds or
+// choices (Validate) is a *KeyError naming the key and why. Keys no setting
+// knows replace the -c file's entry of that name, or are ignored. The
+// result is written to configStorePath atomically, then published; apply,
+// when not nil, then runs before the next update can start, so two
+// concurrent updates apply their effects in the order they were
+// published. changed lists the keys whose value changed, sorted. An empty
+// props changes and writes nothing.
+func (s *Settings) UpdateThen(props map[string]string, apply func(next *Config, changed []string)) (changed []string, err error) {
+	keys := slices.Sorted(maps.Keys(props))
+	for _, key := range keys {
 		if _, black := s.blackList[key]; black {
 			return nil, ErrBlackListed
+		}
+	}
+	for _, key := range keys {
+		if IsProtected(key) {
+			return nil, fmt.Errorf("%s %w (set it in the -c file or on the command line)", key, ErrProtected)
 		}
 	}
 	if len(props) == 0 {
@@ -117,10 +134,11 @@ func (s *Settings) Update(props map[string]string) (changed []string, err error)
 	defer s.updateMu.Unlock()
 	old := s.Get()
 	next := old.Clone()
-	for key, value := range props {
+	for _, key := range keys {
+		value := props[key]
 		if _, known := settingsByKey[key]; known {
-			if err := next.Set(key, value); err != nil {
-				s.log.WithError(err).WithField("key", key).Warn("config update: value ignored")
+			if err := next.setFromWire(key, value); err != nil {
+				return nil, fmt.Errorf("update config: %w", err)
 			}
 			continue
 		}
@@ -136,7 +154,11 @@ func (s *Settings) Update(props map[string]string) (changed []string, err error)
 	}
 	s.current.Store(next)
 	s.version.Add(1)
-	return changedKeys(old, next), nil
+	changed = changedKeys(old, next)
+	if apply != nil {
+		apply(next, changed)
+	}
+	return changed, nil
 }
 
 // changedKeys lists the keys of the all-configs set whose value differs.

@@ -188,11 +188,10 @@ func TestUpdateRules(t *testing.T) {
 	before := s.Get()
 	changed, err := s.Update(map[string]string{
 		"supportActingMaster":   "true",
-		"listenPort":            "not-a-number", // ignored, as Java
-		"scanAvailableNameSrv":  "true",         // in the -c file: replaced
-		"noSuchKey":             "x",            // unknown: ignored
-		"logLevel":              "debug",        // Go addition: applied and listed
-		"waitSecondsForService": "45",           // unchanged value
+		"scanAvailableNameSrv":  "true",  // in the -c file: replaced
+		"noSuchKey":             "x",     // unknown: ignored
+		"logLevel":              "debug", // Go addition: applied and listed
+		"waitSecondsForService": "45",    // unchanged value
 	})
 	if err != nil {
 		t.Fatal(err)

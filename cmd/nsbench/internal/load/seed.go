@@ -18,11 +18,19 @@ const seedParallelism = 4
 // 2-core machine can take a while, and a timeout would be counted as an error.
 const requestTimeout = 30 * time.Second
 
+// ClientHook, when set, adjusts the configuration of every client Dial
+// makes (nsbench -tls, -ak, -sk: TLS and ACL signatures).
+var ClientHook func(*remoting.ClientConfig)
+
 // Dial makes n clients of addr and opens their connections.
 func Dial(ctx context.Context, addr string, n int, log *logrus.Entry) ([]Invoker, error) {
 	clients := make([]Invoker, n)
 	for i := range clients {
-		clients[i] = remoting.NewClient(addr, remoting.ClientConfig{RequestTimeout: requestTimeout, Logger: log})
+		cfg := remoting.ClientConfig{RequestTimeout: requestTimeout, Logger: log}
+		if ClientHook != nil {
+			ClientHook(&cfg)
+		}
+		clients[i] = remoting.NewClient(addr, cfg)
 	}
 	// A route query for a topic nobody registered opens the connection;
 	// its answer (TOPIC_NOT_EXIST or a route) does not matter.

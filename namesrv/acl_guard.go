@@ -1,0 +1,74 @@
+package namesrv
+
+import (
+	"fmt"
+	"net/netip"
+
+	"github.com/sirupsen/logrus"
+
+	"github.com/gonamesrv/gonamesrv/namesrv/acl"
+	"github.com/gonamesrv/gonamesrv/namesrv/config"
+	"github.com/gonamesrv/gonamesrv/remoting"
+)
+
+// aclClasses maps the dispatch table's classes to the checker's.
+var aclClasses = map[requestClass]acl.Class{
+	classRouteRead:  acl.RouteRead,
+	classBrokerCtl:  acl.BrokerCtl,
+	classAdminRead:  acl.AdminRead,
+	classAdminWrite: acl.AdminWrite,
+}
+
+// newChecker builds the access checker of cfg: aclEnable, aclFile,
+// aclAnonymousRouteRead and adminWhiteRemoteAddresses, all read once (none
+// is changeable over the wire).
+func newChecker(cfg *config.Config, log *logrus.Entry) (*acl.Checker, error) {
+	white, err := acl.ParsePatternList(cfg.AdminWhiteRemoteAddresses)
+	if err != nil {
+		return nil, fmt.Errorf("adminWhiteRemoteAddresses: %w", err)
+	}
+	checker, err := acl.New(acl.Options{
+		Enabled:            cfg.AclEnable,
+		File:               cfg.ACLFile(),
+		AnonymousRouteRead: cfg.AclAnonymousRouteRead,
+		AdminWhite:         white,
+		Log:                log,
+	})
+	if err != nil {
+		return nil, err
+	}
+	checker.Watch(acl.ReloadInterval)
+	return checker, nil
+}
+
+// guarded is spec's handler behind the access check of its class. A class
+// the checker does not guard (every class with ACL off, but admin writes
+// under adminWhiteRemoteAddresses) keeps its bare handler: an unsigned
+// route read then costs nothing more than before.
+func (ns *NameServer) guarded(spec handlerSpec) remoting.Handler {
+	class := aclClasses[spec.class]
+	if !ns.acl.Guards(class) {
+		return spec.handler
+	}
+	handler := spec.handler
+	return func(conn *remoting.Conn, req *remoting.Command) *remoting.Command {
+		if denial := ns.acl.Check(class, req.ExtFields, req.Body, remoteAddr(conn)); denial != nil {
+			return remoting.NewResponse(req, remoting.NO_PERMISSION, denial.Error())
+		}
+		return handler(conn, req)
+	}
+}
+
+// remoteAddr is the peer's IP; the zero Addr (which no pattern but `*`
+// matches) when it cannot be read.
+func remoteAddr(conn *remoting.Conn) netip.Addr {
+	addrPort, err := netip.ParseAddrPort(conn.RemoteAddr())
+	if err != nil {
+		return netip.Addr{}
+	}
+	return addrPort.Addr().Unmap()
+}
+
+// ACL is the access checker, for its denial and reload counts
+// (Denials, ReloadFailures) and for the HTTP side port's CheckBasic.
+func (ns *NameServer) ACL() *acl.Checker { return ns.acl }

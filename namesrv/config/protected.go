@@ -1,0 +1,73 @@
+package config
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/sirupsen/logrus"
+)
+
+// ProtectedKeys decide what the server exposes and how it protects itself:
+// the listen address and port, the frame, memory and idle limits, every
+// ACL and TLS key, the admin allow-list and the HTTP side port's address.
+// UPDATE_NAMESRV_CONFIG refuses them (code 16), so that nobody who can
+// reach the port can widen its exposure or switch a protection off at the
+// next start; they change in the -c file or on the command line only.
+var ProtectedKeys = []string{
+	"bindAddress", "listenPort", "requestMemoryLimit", "serverChannelMaxIdleTimeSeconds", "frameMaxLength",
+	"aclEnable", "aclFile", "aclAnonymousRouteRead", "adminWhiteRemoteAddresses",
+	"httpBindAddress", "httpListenPort",
+	"maxConnections", "connectionOutboundSoftLimit", "connectionOutboundHardLimit",
+	"minBrokerHeartbeatTimeoutMillis", "maxBrokerHeartbeatTimeoutMillis",
+}
+
+// protectedPrefixes protect whole families: every TLS key, including the
+// Java ones this server does not read (tls.server.keyPassword, ...), and
+// every future acl key.
+var protectedPrefixes = []string{"tls.", "acl"}
+
+// IsProtected reports whether key may not be changed over the wire.
+func IsProtected(key string) bool {
+	if slices.Contains(ProtectedKeys, key) {
+		return true
+	}
+	for _, prefix := range protectedPrefixes {
+		if strings.HasPrefix(key, prefix) {
+			return true
+		}
+	}
+	return false
+}
+
+// MaxWireValueLength bounds a value set over the wire (4 KiB).
+const MaxWireValueLength = 4 << 10
+
+// wireLogLevels are the levels UPDATE_NAMESRV_CONFIG may set: panic and
+// fatal are refused, since they silence every later log line, the
+// change's own included.
+var wireLogLevels = []string{"trace", "debug", "info", "warn", "warning", "error"}
+
+// setFromWire stores one value of UPDATE_NAMESRV_CONFIG, stricter than the
+// -c file's Java rules: a boolean must be true or false, a number must
+// convert, logLevel must be a level that keeps logging.
+func (c *Config) setFromWire(key, value string) error {
+	if len(value) > MaxWireValueLength {
+		return &KeyError{Key: key, Reason: fmt.Sprintf("value of %d bytes, more than %d", len(value), MaxWireValueLength)}
+	}
+	s := settingsByKey[key]
+	trimmed := trimJava(value)
+	if s.kind.String() == "bool" && !strings.EqualFold(trimmed, "true") && !strings.EqualFold(trimmed, "false") {
+		return &KeyError{Key: key, Reason: fmt.Sprintf("%q is not true or false", trimmed)}
+	}
+	if key == "logLevel" {
+		level, err := logrus.ParseLevel(trimmed)
+		if err != nil || !slices.Contains(wireLogLevels, strings.ToLower(trimmed)) || level < logrus.ErrorLevel {
+			return &KeyError{Key: key, Reason: fmt.Sprintf("%q is not one of %v (panic and fatal would silence the log)", trimmed, wireLogLevels)}
+		}
+	}
+	if err := c.Set(key, value); err != nil {
+		return &KeyError{Key: key, Reason: fmt.Sprintf("%q does not convert to its type", trimmed)}
+	}
+	return nil
+}

@@ -1,0 +1,209 @@
+package remoting
+
+import (
+	"bufio"
+	"context"
+	"crypto/tls"
+	"errors"
+	"fmt"
+	"net"
+	"sync"
+	"time"
+
+	"github.com/panjf2000/gnet/v2"
+	"github.com/sirupsen/logrus"
+)
+
+// tlsRecordHandshake is the first byte of a TLS connection (a handshake
+// record); a RocketMQ frame starts with its length, whose first byte is 0
+// for every frame under 16 MiB.
+const tlsRecordHandshake = 0x16
+
+// netListener serves the server's port with a Go net.Listener instead of
+// gnet, for TLS: every accepted connection gets a goroutine that reads,
+// decrypts and feeds the same eventHandler (OnOpen, OnTraffic, OnClose) the
+// gnet loops call, so dispatch, pools, limits and handlers are the same.
+// Route reads still run on the reading goroutine, off any lock.
+type netListener struct {
+	server   *Server
+	events   *eventHandler
+	listener net.Listener
+	certs    *certSource
+	mode     TLSMode
+	// refusedLog paces the warnings of failed handshakes.
+	refusedLog overloadLog
+
+	conns sync.WaitGroup
+	// handshaking holds the connections not yet handed to OnOpen, so stop
+	// closes them too instead of waiting out their handshake timeout.
+	handshaking sync.Map
+	stopped     chan struct{}
+}
+
+// startNet binds the port with a net.Listener and serves it per the TLS mode.
+func (s *Server) startNet(events *eventHandler) error {
+	certs, err := newCertSource(*s.cfg.TLS, s.log)
+	if err != nil {
+		return s.failStart(err)
+	}
+	listener, err := net.Listen("tcp", s.cfg.Addr)
+	if err != nil {
+		return s.failStart(err)
+	}
+	l := &netListener{server: s, events: events, listener: listener, certs: certs, mode: s.cfg.TLS.Mode,
+		stopped: make(chan struct{})}
+	s.addr = listener.Addr()
+	s.netLn = l
+	s.setConnectionLimit() // OnOpen caps connections here too
+	certs.watch()
+	go l.acceptLoop()
+	go l.tickLoop()
+	s.log.WithFields(logrus.Fields{"addr": s.addr.String(), "tlsMode": l.mode}).Info("remoting server listening with TLS")
+	return nil
+}
+
+// failStart stops the pools Start made and returns its error.
+func (s *Server) failStart(err error) error {
+	s.state.Store(stateStopped)
+	stopCtx, cancel := context.WithCancel(context.Background())
+	cancel()
+	for _, pool := range s.pools {
+		_ = pool.stop(stopCtx)
+	}
+	return fmt.Errorf("start server on %s: %w", s.cfg.Addr, err)
+}
+
+func (l *netListener) acceptLoop() {
+	for {
+		raw, err := l.listener.Accept()
+		if err != nil {
+			if errors.Is(err, net.ErrClosed) {
+				return
+			}
+			l.server.log.WithError(err).Warn("accept failed")
+			time.Sleep(10 * time.Millisecond) // out of descriptors: let some close
+			continue
+		}
+		l.conns.Add(1)
+		go l.serve(raw)
+	}
+}
+
+// tickLoop runs the idle scan gnet's ticker runs on the gnet path.
+func (l *netListener) tickLoop() {
+	for {
+		delay, _ := l.events.OnTick()
+		select {
+		case <-l.stopped:
+			return
+		case <-time.After(delay):
+		}
+	}
+}
+
+// serve runs one connection: the TLS handshake (or the plain choice in
+// permissive mode), then read and OnTraffic until it closes.
+func (l *netListener) serve(raw net.Conn) {
+	defer l.conns.Done()
+	if tcp, ok := raw.(*net.TCPConn); ok {
+		_ = tcp.SetNoDelay(true)
+		if size := l.server.cfg.SocketSendBuffer; size > 0 {
+			_ = tcp.SetWriteBuffer(size)
+		}
+		if size := l.server.cfg.SocketRecvBuffer; size > 0 {
+			_ = tcp.SetReadBuffer(size)
+		}
+	}
+	l.handshaking.Store(raw, struct{}{})
+	conn, err := l.secure(raw)
+	l.handshaking.Delete(raw)
+	if err != nil {
+		l.refusedLog.warn(l.server.log, func() logrus.Fields {
+			return logrus.Fields{"remote": raw.RemoteAddr().String(), "tlsMode": l.mode, "error": err.Error()}
+		}, "connection refused: TLS handshake failed", time.Now())
+		_ = raw.Close()
+		return
+	}
+	nc := newNetConn(conn)
+	if _, action := l.events.OnOpen(nc); action == gnet.Close {
+		_ = conn.Close()
+		return
+	}
+	var cause error
+	for {
+		err := nc.fill()
+		if nc.InboundBuffered() > 0 && l.events.OnTraffic(nc) == gnet.Close {
+			break
+		}
+		if err != nil {
+			cause = err
+			break
+		}
+	}
+	_ = nc.Close()
+	l.events.OnClose(nc, cause)
+}
+
+// secure returns the connection to serve: TLS after a handshake, or in
+// permissive mode the plain connection when its first byte opens no
+// handshake. The first byte and the handshake share the idle timeout's
+// and the handshake timeout's bound.
+func (l *netListener) secure(raw net.Conn) (net.Conn, error) {
+	_ = raw.SetReadDeadline(time.Now().Add(tlsHandshakeTimeout))
+	defer func() { _ = raw.SetReadDeadline(time.Time{}) }()
+	conn := raw
+	if l.mode == TLSPermissive {
+		buffered := bufio.NewReaderSize(raw, 1)
+		first, err := buffered.Peek(1)
+		if err != nil {
+			return nil, fmt.Errorf("read first byte: %w", err)
+		}
+		conn = &peekedConn{Conn: raw, reader: buffered}
+		if first[0] != tlsRecordHandshake {
+			return conn, nil
+		}
+	}
+	tlsConn := tls.Server(conn, l.certs.config())
+	ctx, cancel := context.WithTimeout(context.Background(), tlsHandshakeTimeout)
+	defer cancel()
+	if err := tlsConn.HandshakeContext(ctx); err != nil {
+		return nil, err
+	}
+	return tlsConn, nil
+}
+
+// peekedConn reads through the buffer that holds the peeked first byte.
+type peekedConn struct {
+	net.Conn
+	reader *bufio.Reader
+}
+
+func (c *peekedConn) Read(p []byte) (int, error) { return c.reader.Read(p) }
+
+// stop closes the listener and every connection, then waits for their
+// goroutines (within ctx).
+func (l *netListener) stop(ctx context.Context) error {
+	_ = l.listener.Close()
+	close(l.stopped)
+	l.handshaking.Range(func(raw, _ any) bool {
+		_ = raw.(net.Conn).Close()
+		return true
+	})
+	l.server.conns.Range(func(_, value any) bool {
+		_ = value.(*Conn).Close()
+		return true
+	})
+	l.certs.close()
+	return waitGroupContext(ctx, &l.conns, "tls connections")
+}
+
+// TLSConfig is the server's TLS configuration, each handshake taking the
+// certificates in force (reloaded when their files change), for another
+// port that should serve the same certificate (the HTTP side port's
+// HTTPS); nil when TLS is off or before Start.
+func (s *Server) TLSConfig() *tls.Config {
+	if s.netLn == nil {
+		return nil
+	}
+	return s.netLn.certs.config()
+}
