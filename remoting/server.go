@@ -83,6 +83,8 @@ type Server struct {
 	memory requestMemory
 	// overload paces the warnings of requests answered SYSTEM_BUSY.
 	overload overloadLog
+	// observer sees connections and answers (observer.go); set before Start.
+	observer Observer
 
 	engine  gnet.Engine
 	addr    net.Addr
@@ -103,6 +105,7 @@ func NewServer(cfg ServerConfig) *Server {
 
 		frameBuffers: newFrameBufferPool(),
 		memory:       requestMemory{limit: cfg.RequestMemoryLimit},
+		observer:     noObserver{},
 	}
 	s.table.Store(&dispatchTable{byCode: map[int32]route{}})
 	s.closeListeners.Store(&[]func(*Conn){})

@@ -46,6 +46,7 @@ func (h *eventHandler) OnOpen(gnetConn gnet.Conn) ([]byte, gnet.Action) {
 	conn := newConn(gnetConn, time.Now())
 	gnetConn.SetContext(conn)
 	s.conns.Store(conn.id, conn)
+	s.observer.ConnOpened(conn)
 	s.log.WithFields(logrus.Fields{"conn": conn.id, "remote": conn.remoteAddr}).Debug("connection opened")
 	return nil, gnet.None
 }
@@ -59,6 +60,7 @@ func (h *eventHandler) OnClose(gnetConn gnet.Conn, cause error) gnet.Action {
 	s := h.server
 	conn.closed.Store(true)
 	s.conns.Delete(conn.id)
+	s.observer.ConnClosed(conn)
 	if conn.assembly != nil { // closed inside a large frame
 		s.abandonLargeFrame(conn.assembly)
 		conn.assembly = nil

@@ -108,6 +108,15 @@ type Config struct {
 	LogFormat string `prop:"logFormat" ext:"true"`
 	// LogLevel is a logrus level name (debug, info, warn, ...). Go addition.
 	LogLevel string `prop:"logLevel" ext:"true"`
+	// HTTPBindAddress is the HTTP side port's address (metrics, health, JSON
+	// view, address server, dashboard); "" means BindAddress. Go addition.
+	HTTPBindAddress string `prop:"httpBindAddress" ext:"true"`
+	// HTTPListenPort is the HTTP side port: 0 picks a free one, -1 turns the
+	// side port off. Go addition.
+	HTTPListenPort int `prop:"httpListenPort" ext:"true"`
+	// AddressServerList is what /rocketmq/nsaddr answers ("ip:port;ip:port");
+	// "" means this server's own advertised address. Go addition.
+	AddressServerList string `prop:"addressServerList" ext:"true"`
 
 	// fileProperties holds every entry of the -c file as read (keys no
 	// setting knows included), for GET_NAMESRV_CONFIG.
@@ -118,6 +127,8 @@ type Config struct {
 const (
 	// DefaultListenPort is the NameServer port (NettyServerConfig's own default is 0).
 	DefaultListenPort = 9876
+	// DefaultHTTPListenPort is the HTTP side port (httpListenPort).
+	DefaultHTTPListenPort = 9880
 	// DefaultMaxFrameSize is Java's default frameMaxLength (16 MiB).
 	DefaultMaxFrameSize = 16777216
 	// DefaultRequestMemoryLimit is requestMemoryLimit's default (1 GiB):
@@ -176,6 +187,7 @@ func Default() *Config {
 		RequestMemoryLimit: DefaultRequestMemoryLimit,
 		LogFormat:          LogFormatText,
 		LogLevel:           "info",
+		HTTPListenPort:     DefaultHTTPListenPort,
 	}
 }
 
@@ -216,6 +228,9 @@ func (c *Config) Validate() error {
 	}
 	if c.ListenPort < 0 || c.ListenPort > 65535 {
 		return fmt.Errorf("%w: listenPort=%d is not a TCP port", ErrInvalidValue, c.ListenPort)
+	}
+	if c.HTTPListenPort < -1 || c.HTTPListenPort > 65535 {
+		return fmt.Errorf("%w: httpListenPort=%d is not a TCP port (-1 turns the HTTP port off)", ErrInvalidValue, c.HTTPListenPort)
 	}
 	if c.LogFormat != LogFormatText && c.LogFormat != LogFormatJSON {
 		return fmt.Errorf("%w: logFormat=%q must be %q or %q", ErrInvalidValue, c.LogFormat, LogFormatText, LogFormatJSON)

@@ -15,14 +15,14 @@ func TestKeysAreUniqueAndComplete(t *testing.T) {
 		}
 		seen[k] = true
 	}
-	// 22 NamesrvConfig keys + 18 NettyServerConfig keys + 4 Go additions.
-	if len(keys) != 44 {
-		t.Fatalf("%d keys, want 44", len(keys))
+	// 22 NamesrvConfig keys + 18 NettyServerConfig keys + 7 Go additions.
+	if len(keys) != 47 {
+		t.Fatalf("%d keys, want 47", len(keys))
 	}
-	if keys[0] != "rocketmqHome" || keys[len(keys)-1] != "logLevel" {
+	if keys[0] != "rocketmqHome" || keys[len(keys)-1] != "addressServerList" {
 		t.Fatalf("keys not in declaration order: first %s last %s", keys[0], keys[len(keys)-1])
 	}
-	for _, ext := range []string{"frameMaxLength", "requestMemoryLimit", "logFormat", "logLevel"} {
+	for _, ext := range []string{"frameMaxLength", "requestMemoryLimit", "logFormat", "logLevel", "httpBindAddress", "httpListenPort", "addressServerList"} {
 		if !IsExtension(ext) {
 			t.Errorf("%s not marked as a Go addition", ext)
 		}
