@@ -29,6 +29,9 @@ type RegisterBrokerRequest struct {
 	FilterServersGiven bool
 	// Conn is the connection the request came in on.
 	Conn ConnID
+	// Version is the request's version (the broker's MQVersion), shown to
+	// operators only.
+	Version int32
 	// BodyFingerprint identifies the body bytes: any value that changes when
 	// they change (the daemon can use the bodyCrc32 header field with the
 	// body length); 0 means unknown. A registration whose fingerprint and
@@ -270,6 +273,8 @@ func (m *Manager) refreshLive(t *txn, r *registration, prev *liveBroker, applied
 		}
 	}
 	entry.lastUpdateMillis.Store(r.nowMilli)
+	entry.lastRegisterMillis.Store(r.nowMilli)
+	entry.version.Store(req.Version)
 	switch {
 	case applied == nil:
 		entry.appliedTopics = false

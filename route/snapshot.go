@@ -17,6 +17,9 @@ type snapshot struct {
 	filters  *filterTable                        // filterServerTable
 	mappings map[string]*topicMapping            // topicQueueMappingInfoTable
 	cfg      Config
+	// queueDatas counts the queue data of every topic, kept by the txn
+	// methods of tables_topics.go, so metrics never walk the table.
+	queueDatas int
 }
 
 func newSnapshot(cfg Config) *snapshot {

@@ -23,6 +23,10 @@ type brokerAddrInfo struct {
 type liveBroker struct {
 	key              brokerAddrInfo
 	lastUpdateMillis atomic.Int64 // heartbeats store here without the writer lock
+	// lastRegisterMillis and version are the time and request version of
+	// the last REGISTER_BROKER, for the operators' view (view.go).
+	lastRegisterMillis atomic.Int64
+	version            atomic.Int32
 	timeoutMillis    int64
 	dataVersion      DataVersion
 	conn             ConnID
