@@ -23,21 +23,22 @@ type brokerAddrInfo struct {
 type liveBroker struct {
 	key              brokerAddrInfo
 	lastUpdateMillis atomic.Int64 // heartbeats store here without the writer lock
-	// lastRegisterMillis and version are the time and request version of
-	// the last REGISTER_BROKER, for the operators' view (view.go).
-	lastRegisterMillis atomic.Int64
-	version            atomic.Int32
-	timeoutMillis      int64
-	dataVersion        DataVersion
-	conn               ConnID
-	haServerAddr       string
-	brokerName         string // name it registered under, to find its group when it goes
-	generation         uint64 // fence for stale unregister requests (apache/rocketmq#11043)
-	bodyFingerprint    uint64 // RegisterBrokerRequest.BodyFingerprint of its last registration
+	timeoutMillis    int64
+	dataVersion      DataVersion
+	conn             ConnID
+	haServerAddr     string
+	brokerName       string // name it registered under, to find its group when it goes
+	generation       uint64 // fence for stale unregister requests (apache/rocketmq#11043)
+	bodyFingerprint  uint64 // RegisterBrokerRequest.BodyFingerprint of its last registration
 	// tableFingerprint is the RegisterBrokerRequest.TableFingerprint of the
 	// last body whose filter-server list was applied (0: unknown), so a
 	// registration skipping its body can tell that list is the same.
 	tableFingerprint uint64
+
+	// lastRegisterMillis and version are the time and request version of
+	// the last REGISTER_BROKER, for the operators' view (view.go).
+	lastRegisterMillis atomic.Int64
+	version            atomic.Int32
 
 	// writer-only:
 	retired           bool   // replaced or removed: its expiry slot is stale
