@@ -9,6 +9,7 @@ import (
 	"github.com/sirupsen/logrus"
 
 	"github.com/gonamesrv/gonamesrv/namesrv/kvconfig"
+	"github.com/gonamesrv/gonamesrv/namesrv/metrics"
 	"github.com/gonamesrv/gonamesrv/remoting"
 	"github.com/gonamesrv/gonamesrv/route"
 )
@@ -24,6 +25,8 @@ func (ns *NameServer) registerBroker(conn *remoting.Conn, req *remoting.Command)
 	// Nothing below keeps the body (decoded strings are copies), so its
 	// buffer can take the broker's next registration.
 	defer req.ReleaseBody()
+	outcome := registrationOutcome{started: time.Now(), bodyBytes: len(req.Body)}
+	defer ns.observeRegistration(&outcome)
 	var h registerBrokerRequestHeader
 	if err := remoting.DecodeHeader(req, &h); err != nil {
 		return withExt(systemError(req, err.Error()), &registerBrokerResponseHeader{})
@@ -33,6 +36,7 @@ func (ns *NameServer) registerBroker(conn *remoting.Conn, req *remoting.Command)
 	if h.BodyCrc32 != 0 && bodyCrc != h.BodyCrc32 {
 		ns.log.WithFields(logrus.Fields{"brokerAddr": h.BrokerAddr, "peer": conn.RemoteAddr(),
 			"expected": h.BodyCrc32, "actual": bodyCrc}).Warn("register broker: crc32 not match")
+		outcome.result = metrics.ResultRefused
 		return withExt(systemError(req, "crc32 not match"), &registerBrokerResponseHeader{})
 	}
 	if req.Version < 0 {
@@ -48,14 +52,17 @@ func (ns *NameServer) registerBroker(conn *remoting.Conn, req *remoting.Command)
 		HeartbeatTimeoutMillis: h.HeartbeatTimeoutMillis,
 		EnableActingMaster:     h.EnableActingMaster,
 		Conn:                   route.ConnID(conn.ID()),
+		Version:                req.Version,
 		BodyFingerprint:        bodyFingerprint(req.Version, bodyCrc, req.Body),
 		TableFingerprint:       sums.TableFingerprint,
 	}
 	fields := logrus.Fields{"cluster": h.ClusterName, "brokerName": h.BrokerName, "brokerId": h.BrokerID,
 		"brokerAddr": h.BrokerAddr, "peer": conn.RemoteAddr()}
-	result, events, err := ns.applyUnchangedRegistration(reg, sums)
+	result, events, kind, err := ns.applyUnchangedRegistration(reg, sums)
 	changed := errors.Is(err, route.ErrTopicTableRequired)
+	outcome.kind = kind
 	if changed {
+		outcome.kind = metrics.RegistrationFullTable
 		ns.fullRegistrations.acquire()
 		defer ns.fullRegistrations.release()
 		body, filterServersGiven, decodeErr := decodeRegistrationBody(req.Version, h.Compressed, req.Body)
@@ -68,6 +75,7 @@ func (ns *NameServer) registerBroker(conn *remoting.Conn, req *remoting.Command)
 		result, events, err = ns.routes.RegisterBroker(reg, time.Now())
 	}
 	if errors.Is(err, route.ErrRegisterRefused) {
+		outcome.result = metrics.ResultRefused
 		ns.log.WithFields(fields).Warn("register broker refused: first registration with a single topic")
 		return withExt(systemError(req, "register broker failed"), &registerBrokerResponseHeader{})
 	}
@@ -75,6 +83,7 @@ func (ns *NameServer) registerBroker(conn *remoting.Conn, req *remoting.Command)
 		ns.log.WithFields(fields).WithError(err).Error("register broker")
 		return withExt(systemError(req, "register broker: "+err.Error()), &registerBrokerResponseHeader{})
 	}
+	outcome.result = metrics.ResultSuccess
 	ns.brokers.remember(conn)
 	ns.notifier.send(events)
 	if changed {
@@ -134,18 +143,23 @@ func sumRegistrationBody(req *remoting.Command, compressed bool) registrationSum
 // differs from the body last written in full (a broker after a config
 // change, or Java's JMH brokers). It answers route.ErrTopicTableRequired
 // when the full path must run.
-func (ns *NameServer) applyUnchangedRegistration(reg *route.RegisterBrokerRequest, sums registrationSums) (route.RegisterBrokerResult, []route.MinBrokerIDChange, error) {
+// The third result is the registration's kind for the metrics.
+func (ns *NameServer) applyUnchangedRegistration(reg *route.RegisterBrokerRequest, sums registrationSums) (route.RegisterBrokerResult, []route.MinBrokerIDChange, string, error) {
 	if !sums.skippable {
-		return route.RegisterBrokerResult{}, nil, route.ErrTopicTableRequired
+		return route.RegisterBrokerResult{}, nil, metrics.RegistrationFullTable, route.ErrTopicTableRequired
 	}
 	dv := sums.DataVersion
-	if !ns.routes.IsUnchangedRegistration(reg.ClusterName, reg.BrokerAddr, reg.BrokerID, dv, reg.BodyFingerprint) &&
-		!ns.routes.IsUnchangedTopicTable(reg.ClusterName, reg.BrokerAddr, reg.BrokerID, reg.TableFingerprint) {
-		return route.RegisterBrokerResult{}, nil, route.ErrTopicTableRequired
+	kind := metrics.RegistrationUnchanged
+	if !ns.routes.IsUnchangedRegistration(reg.ClusterName, reg.BrokerAddr, reg.BrokerID, dv, reg.BodyFingerprint) {
+		if !ns.routes.IsUnchangedTopicTable(reg.ClusterName, reg.BrokerAddr, reg.BrokerID, reg.TableFingerprint) {
+			return route.RegisterBrokerResult{}, nil, metrics.RegistrationFullTable, route.ErrTopicTableRequired
+		}
+		kind = metrics.RegistrationNewDataVersion
 	}
 	reg.UndecodedDataVersion = &dv
 	reg.FilterServersGiven = true
-	return ns.routes.RegisterBroker(reg, time.Now())
+	result, events, err := ns.routes.RegisterBroker(reg, time.Now())
+	return result, events, kind, err
 }
 
 // maySkipBody says whether a registration body is plain JSON of the current
@@ -268,6 +282,7 @@ func (ns *NameServer) brokerHeartbeat(_ *remoting.Conn, req *remoting.Command) *
 		return systemError(req, err.Error())
 	}
 	ns.routes.Heartbeat(h.ClusterName, h.BrokerAddr, time.Now())
+	ns.obs.metrics.Heartbeat()
 	return success(req)
 }
 

@@ -8,6 +8,7 @@ import (
 
 	"github.com/gonamesrv/gonamesrv/internal/javaprops"
 	"github.com/gonamesrv/gonamesrv/namesrv/config"
+	"github.com/gonamesrv/gonamesrv/namesrv/metrics"
 	"github.com/gonamesrv/gonamesrv/remoting"
 )
 
@@ -24,11 +25,14 @@ func (ns *NameServer) updateNamesrvConfig(_ *remoting.Conn, req *remoting.Comman
 	changed, err := ns.settings.Update(props)
 	switch {
 	case errors.Is(err, config.ErrBlackListed):
+		ns.obs.metrics.ConfigUpdate(metrics.ResultRefused)
 		return remoting.NewResponse(req, remoting.NO_PERMISSION, "Can not update config in black list.")
 	case err != nil:
+		ns.obs.metrics.ConfigUpdate(metrics.ResultError)
 		ns.log.WithError(err).Error("update name server config")
 		return systemError(req, "update config: "+err.Error())
 	}
+	ns.obs.metrics.ConfigUpdate(metrics.ResultSuccess)
 	cfg := ns.settings.Get()
 	ns.routes.SetConfig(routeConfig(cfg))
 	if slices.Contains(changed, "logLevel") {
