@@ -296,21 +296,34 @@ func configView(src *Source, w http.ResponseWriter, _ *http.Request) {
 
 // StatusView is /v1/status.
 type StatusView struct {
-	Version       string       `json:"version"`
-	GoVersion     string       `json:"goVersion"`
-	Addr          string       `json:"addr"`
-	StartedMillis int64        `json:"startedMillis"`
-	UptimeSeconds float64      `json:"uptimeSeconds"`
-	Ready         bool         `json:"ready"`
-	NotReadyWhy   string       `json:"notReadyReason,omitempty"`
-	Counts        route.Counts `json:"counts"`
+	Version       string     `json:"version"`
+	GoVersion     string     `json:"goVersion"`
+	Addr          string     `json:"addr"`
+	StartedMillis int64      `json:"startedMillis"`
+	UptimeSeconds float64    `json:"uptimeSeconds"`
+	Ready         bool       `json:"ready"`
+	NotReadyWhy   string     `json:"notReadyReason,omitempty"`
+	Counts        CountsView `json:"counts"`
+}
+
+// CountsView is route.Counts with JSON names.
+type CountsView struct {
+	Topics       int `json:"topics"`
+	QueueDatas   int `json:"queueDatas"`
+	BrokerGroups int `json:"brokerGroups"`
+	LiveBrokers  int `json:"liveBrokers"`
+	Clusters     int `json:"clusters"`
+}
+
+func countsView(c route.Counts) CountsView {
+	return CountsView{c.Topics, c.QueueDatas, c.BrokerGroups, c.LiveBrokers, c.Clusters}
 }
 
 func status(src *Source, w http.ResponseWriter, _ *http.Request) {
 	ready, why := src.Ready()
 	writeJSON(w, http.StatusOK, StatusView{
 		Version: metrics.Version, GoVersion: runtime.Version(), Addr: src.Addr, StartedMillis: src.Started.UnixMilli(),
-		UptimeSeconds: time.Since(src.Started).Seconds(), Ready: ready, NotReadyWhy: why, Counts: src.Routes.Counts(),
+		UptimeSeconds: time.Since(src.Started).Seconds(), Ready: ready, NotReadyWhy: why, Counts: countsView(src.Routes.Counts()),
 	})
 }
 
@@ -333,7 +346,7 @@ func debugView(src *Source, w http.ResponseWriter, _ *http.Request) {
 		topicsOut = append(topicsOut, map[string]any{"topic": name, "queueDatas": qds})
 	}
 	writeJSON(w, http.StatusOK, map[string]any{
-		"clusters": clusterViews(src.Routes.ClusterInfo()), "brokers": brokers, "topics": topicsOut, "counts": src.Routes.Counts(),
+		"clusters": clusterViews(src.Routes.ClusterInfo()), "brokers": brokers, "topics": topicsOut, "counts": countsView(src.Routes.Counts()),
 	})
 }
 
