@@ -80,12 +80,3 @@ func TestConcurrentRequestsBeyondTheBoundAre503(t *testing.T) {
 		t.Fatalf("after the slots freed: %d", status)
 	}
 }
-
-// TestPermText spells permissions as Java's PermName.perm2String.
-func TestPermText(t *testing.T) {
-	for perm, want := range map[int32]string{6: "RW-", 4: "R--", 2: "-W-", 7: "RWX", 0: "---"} {
-		if got := permText(perm); got != want {
-			t.Errorf("permText(%d) = %q, want %q", perm, got, want)
-		}
-	}
-}

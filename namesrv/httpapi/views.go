@@ -228,21 +228,6 @@ type QueueDataView struct {
 	TopicSysFlag   int32  `json:"topicSysFlag"`
 }
 
-// permText spells a permission as Java's PermName.perm2String does.
-func permText(perm int32) string {
-	b := []byte("---")
-	if perm&route.PermRead != 0 {
-		b[0] = 'R'
-	}
-	if perm&route.PermWrite != 0 {
-		b[1] = 'W'
-	}
-	if perm&route.PermInherit != 0 {
-		b[2] = 'X'
-	}
-	return string(b)
-}
-
 func topicRoute(src *Source, w http.ResponseWriter, r *http.Request) {
 	topic := r.PathValue("topic")
 	orderConf := src.OrderTopicConf(topic)
@@ -274,7 +259,7 @@ func routeView(data *route.TopicRouteData, orderConf string) RouteView {
 	}
 	for _, qd := range data.QueueDatas {
 		view.QueueDatas = append(view.QueueDatas, QueueDataView{qd.BrokerName, qd.ReadQueueNums, qd.WriteQueueNums,
-			qd.Perm, permText(qd.Perm), qd.TopicSysFlag})
+			qd.Perm, route.PermString(qd.Perm), qd.TopicSysFlag})
 	}
 	for _, bd := range data.BrokerDatas {
 		group := BrokerGroupView{BrokerName: bd.BrokerName, Zone: bd.ZoneName, Addrs: map[string]string{}}
@@ -341,7 +326,7 @@ func debugView(src *Source, w http.ResponseWriter, _ *http.Request) {
 	for _, name := range names {
 		qds := make([]QueueDataView, 0, len(table[name]))
 		for _, qd := range table[name] {
-			qds = append(qds, QueueDataView{qd.BrokerName, qd.ReadQueueNums, qd.WriteQueueNums, qd.Perm, permText(qd.Perm), qd.TopicSysFlag})
+			qds = append(qds, QueueDataView{qd.BrokerName, qd.ReadQueueNums, qd.WriteQueueNums, qd.Perm, route.PermString(qd.Perm), qd.TopicSysFlag})
 		}
 		topicsOut = append(topicsOut, map[string]any{"topic": name, "queueDatas": qds})
 	}
