@@ -42,7 +42,7 @@ func (s *Server) dispatch(conn *Conn, request *Command, out []byte) []byte {
 		r, found = *table.fallback, true
 	}
 	var response *Command
-	var started time.Time // stays zero when no handler runs
+	var started int64 // stays 0 when no handler runs
 	switch {
 	case s.goingAway.Load() && request.Version > goAwayAfterVersion:
 		response = NewResponse(request, GO_AWAY, remarkGoAway)
@@ -55,7 +55,7 @@ func (s *Server) dispatch(conn *Conn, request *Command, out []byte) []byte {
 			return out
 		}
 	default:
-		started = time.Now()
+		started = monotonicNanos()
 		response = s.runHandler(r.handler, conn, request)
 	}
 	s.memory.releaseRequest(request)
@@ -99,7 +99,7 @@ func (s *Server) busy(conn *Conn, request *Command, pool, why string) *Command {
 // runSlowJob runs one queued handler on a worker and writes its answer
 // asynchronously; the job counts as finished once the write is done.
 func (s *Server) runSlowJob(job slowJob) {
-	started := time.Now()
+	started := monotonicNanos()
 	response := s.runHandler(job.handler, job.conn, job.request)
 	s.memory.releaseRequest(job.request)
 	frame := s.appendResponse(nil, job.conn, job.request, response)

@@ -4,6 +4,7 @@ import (
 	"slices"
 	"strings"
 	"time"
+	_ "unsafe" // for go:linkname
 )
 
 // Observer receives the server's events, for metrics. Its methods run on the
@@ -46,15 +47,23 @@ func (s *Server) SetObserver(o Observer) {
 	s.observer = o
 }
 
-// answered reports one request to the observer.
-func (s *Server) answered(request, response *Command, started time.Time, frameBytes int) {
+// monotonicNanos is the runtime's monotonic clock: one clock read, where
+// time.Now takes two (wall and monotonic); timing every request with it
+// halves what the handler-time metric costs the route query path.
+//
+//go:linkname monotonicNanos runtime.nanotime
+func monotonicNanos() int64
+
+// answered reports one request to the observer; started is monotonicNanos
+// when its handler began, 0 when none ran.
+func (s *Server) answered(request, response *Command, started int64, frameBytes int) {
 	code := NoAnswer
 	if response != nil {
 		code = response.Code
 	}
 	var took time.Duration
-	if !started.IsZero() {
-		took = time.Since(started)
+	if started != 0 {
+		took = time.Duration(monotonicNanos() - started)
 	}
 	s.observer.Answered(request.Code, code, took, frameBytes)
 }
