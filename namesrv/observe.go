@@ -50,6 +50,7 @@ func (ns *NameServer) metricsSources() metrics.Sources {
 		RequestMemory:   ns.server.RequestMemory,
 		UnregisterQueue: ns.unregister.queueStats,
 		BrokerConns:     ns.brokers.count,
+		ExpiryExamined:  ns.routes.ExpiryExamined,
 	}
 }
 

@@ -112,7 +112,8 @@ rocketmq_namesrv_registrations_total{kind="unchanged",result="success"} 1
 	}
 	pollUntil(t, "the broker evicted and counted", func() bool {
 		return s.ns.routes.Counts().LiveBrokers == 0 && counterValue(t, s, "rocketmq_namesrv_evicted_brokers_total") == 1 &&
-			counterValue(t, s, "rocketmq_namesrv_eviction_scans_total") >= 1
+			counterValue(t, s, "rocketmq_namesrv_eviction_scans_total") >= 1 &&
+			counterValue(t, s, "rocketmq_namesrv_eviction_examined_total") >= 1
 	})
 }
 

@@ -32,6 +32,10 @@ func (m *Manager) Counts() Counts {
 	}
 }
 
+// ExpiryExamined is how many live entries the expiry scans looked at so
+// far: those whose deadline bucket came due, expired or not.
+func (m *Manager) ExpiryExamined() uint64 { return m.expiry.examined.Load() }
+
 // LiveBrokerView is one row of brokerLiveTable with what an operator asks
 // about it.
 type LiveBrokerView struct {

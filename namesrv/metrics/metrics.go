@@ -26,6 +26,8 @@ type Sources struct {
 	RequestMemory   func() (held, limit int64)
 	UnregisterQueue func() (depth int, oldest time.Time) // zero oldest: empty
 	BrokerConns     func() int                           // open connections that registered a broker
+	// ExpiryExamined is how many live entries the expiry scans looked at.
+	ExpiryExamined func() uint64
 }
 
 // Registration kinds (the "kind" label of registrations_total).
@@ -143,6 +145,9 @@ func New(src Sources, pools []string, started time.Time) *Metrics {
 	m.evictionSeconds = f.histogram("eviction_scan_duration_seconds", "Duration of one expiry scan.",
 		[]float64{.00001, .0001, .001, .01, .1, 1})
 	m.evicted = f.counter("evicted_brokers_total", "Brokers the expiry scan removed.")
+	reg.MustRegister(prometheus.NewCounterFunc(prometheus.CounterOpts{Namespace: Namespace, Name: "eviction_examined_total",
+		Help: "Live brokers the expiry scans looked at (those whose deadline came due, expired or refreshed since)."},
+		func() float64 { return float64(src.ExpiryExamined()) }))
 
 	m.busy = map[string]prometheus.Counter{}
 	busyVec := prometheus.NewCounterVec(prometheus.CounterOpts{Namespace: Namespace, Name: "system_busy_total",

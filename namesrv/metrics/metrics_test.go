@@ -23,6 +23,7 @@ func testSources() Sources {
 		RequestMemory:   func() (int64, int64) { return 100, 1000 },
 		UnregisterQueue: func() (int, time.Time) { return 2, time.Now().Add(-3 * time.Second) },
 		BrokerConns:     func() int { return 1 },
+		ExpiryExamined:  func() uint64 { return 5 },
 	}
 }
 
@@ -70,6 +71,7 @@ rocketmq_namesrv_response_bytes_total 270
 		"rocketmq_namesrv_unregistrations_total":      3,
 		"rocketmq_namesrv_eviction_scans_total":       1,
 		"rocketmq_namesrv_evicted_brokers_total":      1,
+		"rocketmq_namesrv_eviction_examined_total":    5,
 		"rocketmq_namesrv_kv_writes_total":            1,
 		"rocketmq_namesrv_kv_persist_failures_total":  1,
 		"rocketmq_namesrv_config_updates_total":       1,
