@@ -173,20 +173,35 @@ func (m *Manager) TopicPage(f TopicFilter) ([]TopicSummary, int) {
 			inCluster[name] = struct{}{}
 		}
 	}
+	if f.Contains == "" && inCluster == nil { // no filter: the page is a slice of the index
+		total := len(idx.topics)
+		start, end := min(f.Offset, total), total
+		if f.Limit > 0 {
+			end = min(total, start+f.Limit)
+		}
+		var page []TopicSummary
+		for _, topic := range idx.topics[start:end] {
+			entry, _ := s.topics.get(topic)
+			page = append(page, summarize(topic, entry))
+		}
+		return page, total
+	}
 	total := 0
 	var page []TopicSummary
 	for _, topic := range idx.topics {
 		if f.Contains != "" && !strings.Contains(topic, f.Contains) {
 			continue
 		}
-		entry, _ := s.topics.get(topic)
-		if inCluster != nil && !entry.servedBy(inCluster) {
-			continue
+		if inCluster != nil {
+			if entry, _ := s.topics.get(topic); !entry.servedBy(inCluster) {
+				continue
+			}
 		}
 		total++
 		if total <= f.Offset || (f.Limit > 0 && len(page) >= f.Limit) {
 			continue
 		}
+		entry, _ := s.topics.get(topic)
 		page = append(page, summarize(topic, entry))
 	}
 	return page, total
