@@ -96,6 +96,9 @@ func TestLiveBrokerViewAndTopicPage(t *testing.T) {
 	if total != 3 || len(page) != 1 || page[0].Topic != "Xonly" || page[0].Writable {
 		t.Fatalf("second page %+v of %d", page, total)
 	}
+	if page, total = m.TopicPage(TopicFilter{Offset: 10, Limit: 2}); total != 3 || len(page) != 0 {
+		t.Fatalf("page past the end %+v of %d", page, total)
+	}
 	page, total = m.TopicPage(TopicFilter{Cluster: "c1"})
 	if total != 2 || len(page) != 2 {
 		t.Fatalf("cluster c1 page %+v of %d, want Orders and Pay", page, total)
