@@ -2,12 +2,11 @@ package namesrv
 
 import (
 	"bytes"
-	"io"
+	"fmt"
 	"net"
 	"net/http"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/prometheus/client_golang/prometheus/testutil"
 
@@ -18,13 +17,7 @@ import (
 
 func httpGet(t *testing.T, s *testServer, path string) (int, string) {
 	t.Helper()
-	resp, err := http.Get("http://" + s.ns.HTTPAddr().String() + path)
-	if err != nil {
-		t.Fatalf("GET %s: %v", path, err)
-	}
-	defer resp.Body.Close()
-	body, _ := io.ReadAll(resp.Body)
-	return resp.StatusCode, string(body)
+	return nstest.HTTPGet(t, "http://"+s.ns.HTTPAddr().String()+path)
 }
 
 // TestSidePortServesOnItsOwnFreePort: httpListenPort 0 picks a port of its
@@ -110,10 +103,13 @@ rocketmq_namesrv_registrations_total{kind="unchanged",result="success"} 1
 	if err := testutil.GatherAndCompare(s.ns.obs.metrics.Registry, strings.NewReader(want), "rocketmq_namesrv_registrations_total"); err != nil {
 		t.Fatal(err)
 	}
-	pollUntil(t, "the broker evicted and counted", func() bool {
-		return s.ns.routes.Counts().LiveBrokers == 0 && counterValue(t, s, "rocketmq_namesrv_evicted_brokers_total") == 1 &&
-			counterValue(t, s, "rocketmq_namesrv_eviction_scans_total") >= 1 &&
-			counterValue(t, s, "rocketmq_namesrv_eviction_examined_total") >= 1
+	eventually(t, "the broker evicted and counted", func() error {
+		live, evicted := s.ns.routes.Counts().LiveBrokers, counterValue(t, s, "rocketmq_namesrv_evicted_brokers_total")
+		scans, examined := counterValue(t, s, "rocketmq_namesrv_eviction_scans_total"), counterValue(t, s, "rocketmq_namesrv_eviction_examined_total")
+		if live != 0 || evicted != 1 || scans < 1 || examined < 1 {
+			return fmt.Errorf("%d live, %v evicted, %v scans, %v examined", live, evicted, scans, examined)
+		}
+		return nil
 	})
 }
 
@@ -130,16 +126,4 @@ func counterValue(t *testing.T, s *testServer, name string) float64 {
 		}
 	}
 	return -1
-}
-
-// pollUntil polls cond for 10 s at most.
-func pollUntil(t *testing.T, what string, cond func() bool) {
-	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatalf("%s: not within 10 s", what)
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
 }

@@ -2,12 +2,12 @@ package httpapi
 
 import (
 	"context"
-	"io"
 	"net/http"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/gonamesrv/gonamesrv/internal/nstest"
 	"github.com/gonamesrv/gonamesrv/internal/testlog"
 )
 
@@ -29,13 +29,7 @@ func startSidePort(t *testing.T) *Server {
 
 func get(t *testing.T, s *Server, path string) (int, string) {
 	t.Helper()
-	resp, err := http.Get("http://" + s.Addr().String() + path)
-	if err != nil {
-		t.Fatalf("GET %s: %v", path, err)
-	}
-	defer resp.Body.Close()
-	body, _ := io.ReadAll(resp.Body)
-	return resp.StatusCode, string(body)
+	return nstest.HTTPGet(t, "http://"+s.Addr().String()+path)
 }
 
 // TestBeforeAttachOnlyHealthAnswers: while the NameServer loads its KV
