@@ -202,8 +202,9 @@ func TestHTTPMetricsMoveWithRequests(t *testing.T) {
 // the moment a graceful stop begins, all through the GO_AWAY period, while
 // /healthz stays 200 until the process exits.
 func TestHTTPReadyzWaitWindowAndGracefulStop(t *testing.T) {
-	ns := startNamesrvHTTP(t, "-needWaitForService", "-waitSecondsForService", "2",
-		"-enableShutdownGracefully", "-shutdownWaitTimeSeconds", "3")
+	// Windows of 5 s leave room for a loaded machine between the steps.
+	ns := startNamesrvHTTP(t, "-needWaitForService", "-waitSecondsForService", "5",
+		"-enableShutdownGracefully", "-shutdownWaitTimeSeconds", "5")
 	status, body, err := ns.get("/readyz")
 	if err != nil || status != http.StatusServiceUnavailable || !strings.Contains(string(body), "needWaitForService") {
 		t.Fatalf("readyz in the wait window: %d %q %v, want 503 naming needWaitForService", status, body, err)
