@@ -49,10 +49,10 @@ func (ns *NameServer) registerBroker(conn *remoting.Conn, req *remoting.Command)
 		HAServerAddr:           h.HAServerAddr,
 		ZoneName:               h.ZoneName,
 		BrokerID:               h.BrokerID,
+		Version:                req.Version,
 		HeartbeatTimeoutMillis: h.HeartbeatTimeoutMillis,
 		EnableActingMaster:     h.EnableActingMaster,
 		Conn:                   route.ConnID(conn.ID()),
-		Version:                req.Version,
 		BodyFingerprint:        bodyFingerprint(req.Version, bodyCrc, req.Body),
 		TableFingerprint:       sums.TableFingerprint,
 	}

@@ -128,11 +128,11 @@ func (ns *NameServer) Shutdown(ctx context.Context) error {
 	if ns.eviction != nil {
 		ns.eviction.stop(ctx)
 	}
-	ns.unregister.stop()
-	ns.notifier.close()
 	if err := ns.stopObserving(ctx); err != nil {
 		errs = append(errs, fmt.Errorf("namesrv: %w", err))
 	}
+	ns.unregister.stop()
+	ns.notifier.close()
 	ns.log.Info("name server stopped")
 	return errors.Join(errs...)
 }

@@ -29,9 +29,6 @@ type RegisterBrokerRequest struct {
 	FilterServersGiven bool
 	// Conn is the connection the request came in on.
 	Conn ConnID
-	// Version is the request's version (the broker's MQVersion), shown to
-	// operators only.
-	Version int32
 	// BodyFingerprint identifies the body bytes: any value that changes when
 	// they change (the daemon can use the bodyCrc32 header field with the
 	// body length); 0 means unknown. A registration whose fingerprint and
@@ -51,6 +48,10 @@ type RegisterBrokerRequest struct {
 	// again under the lock and answers ErrTopicTableRequired, changing
 	// nothing, if that no longer holds.
 	UndecodedDataVersion *DataVersion
+
+	// Version is the request's version (the broker's MQVersion), shown to
+	// operators only.
+	Version int32
 }
 
 // RegisterBrokerResult is what REGISTER_BROKER answers: the master's

@@ -183,11 +183,12 @@ func Default() *Config {
 		ServerPooledByteBufAllocatorEnable: true,
 		ShutdownWaitTimeSeconds:            30,
 
+		HTTPListenPort: DefaultHTTPListenPort,
+
 		MaxFrameSize:       DefaultMaxFrameSize,
 		RequestMemoryLimit: DefaultRequestMemoryLimit,
 		LogFormat:          LogFormatText,
 		LogLevel:           "info",
-		HTTPListenPort:     DefaultHTTPListenPort,
 	}
 }
 
