@@ -163,6 +163,21 @@ func advertisedAddr(bound net.Addr) string {
 	return net.JoinHostPort(ip, fmt.Sprint(tcp.Port))
 }
 
+// noteArrival records when the unregistration queue stopped being empty;
+// w.mu is held.
+func (w *unregisterWorker) noteArrival() {
+	if len(w.requests) == 0 && len(w.closed) == 0 {
+		w.oldest = time.Now()
+	}
+}
+
+// counted reports n brokers removed for cause to the metrics.
+func (w *unregisterWorker) counted(cause string, n int) {
+	if w.metrics != nil {
+		w.metrics.Unregistered(cause, n)
+	}
+}
+
 // queueStats is the unregistration queue's depth and the time its oldest
 // entry arrived (zero when empty), for the metrics.
 func (w *unregisterWorker) queueStats() (int, time.Time) {

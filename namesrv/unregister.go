@@ -110,6 +110,7 @@ func (w *unregisterWorker) applyPending() {
 	requests, closed := w.requests, w.closed
 	w.requests, w.closed, w.oldest = nil, nil, time.Time{}
 	w.mu.Unlock()
+	w.counted(metrics.CauseRequest, len(requests)) // applied below
 
 	for _, c := range closed {
 		removed := w.routes.ConnectionClosed(c.id)
@@ -127,20 +128,5 @@ func (w *unregisterWorker) applyPending() {
 				"brokerAddr": r.BrokerAddr, "brokerId": r.BrokerID}).Info("broker unregistered")
 		}
 		w.notifier.send(events)
-		w.counted(metrics.CauseRequest, len(requests))
-	}
-}
-
-// noteArrival records when the queue stopped being empty; w.mu is held.
-func (w *unregisterWorker) noteArrival() {
-	if len(w.requests) == 0 && len(w.closed) == 0 {
-		w.oldest = time.Now()
-	}
-}
-
-// counted reports n brokers removed for cause to the metrics.
-func (w *unregisterWorker) counted(cause string, n int) {
-	if w.metrics != nil {
-		w.metrics.Unregistered(cause, n)
 	}
 }

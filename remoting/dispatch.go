@@ -92,7 +92,7 @@ func (s *Server) busy(conn *Conn, request *Command, pool, why string) *Command {
 		return logrus.Fields{"conn": conn.id, "remote": conn.remoteAddr, "code": RequestCodeName(request.Code),
 			"pool": pool, "requestMemoryLimit": s.memory.limit}
 	}, why, time.Now())
-	s.observer.Busy(pool)
+	s.observe().Busy(pool)
 	return NewResponse(request, SYSTEM_BUSY, remarkOverload)
 }
 

@@ -40,11 +40,14 @@ func (noObserver) Busy(string)                               {}
 
 // SetObserver installs o (nil: none). Call it before Start: the event loops
 // read it without synchronisation.
-func (s *Server) SetObserver(o Observer) {
-	if o == nil {
-		o = noObserver{}
+func (s *Server) SetObserver(o Observer) { s.observer = o }
+
+// observe is the installed Observer, or one that ignores everything.
+func (s *Server) observe() Observer {
+	if s.observer == nil {
+		return noObserver{}
 	}
-	s.observer = o
+	return s.observer
 }
 
 // monotonicNanos is the runtime's monotonic clock: one clock read, where
@@ -65,7 +68,7 @@ func (s *Server) answered(request, response *Command, started int64, frameBytes 
 	if started != 0 {
 		took = time.Duration(monotonicNanos() - started)
 	}
-	s.observer.Answered(request.Code, code, took, frameBytes)
+	s.observe().Answered(request.Code, code, took, frameBytes)
 }
 
 // PoolStat is the state of one worker pool, read at scrape time.

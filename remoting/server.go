@@ -68,6 +68,9 @@ type Server struct {
 	table   atomic.Pointer[dispatchTable]
 	// closeListeners is replaced as a whole, like table.
 	closeListeners atomic.Pointer[[]func(*Conn)]
+	// observer sees connections and answers (observer.go); nil: none. Set
+	// before Start.
+	observer Observer
 
 	state atomic.Int32
 	// goingAway makes dispatch answer GO_AWAY (see GoAway).
@@ -83,8 +86,6 @@ type Server struct {
 	memory requestMemory
 	// overload paces the warnings of requests answered SYSTEM_BUSY.
 	overload overloadLog
-	// observer sees connections and answers (observer.go); set before Start.
-	observer Observer
 
 	engine  gnet.Engine
 	addr    net.Addr
@@ -105,7 +106,6 @@ func NewServer(cfg ServerConfig) *Server {
 
 		frameBuffers: newFrameBufferPool(),
 		memory:       requestMemory{limit: cfg.RequestMemoryLimit},
-		observer:     noObserver{},
 	}
 	s.table.Store(&dispatchTable{byCode: map[int32]route{}})
 	s.closeListeners.Store(&[]func(*Conn){})

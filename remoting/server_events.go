@@ -46,7 +46,7 @@ func (h *eventHandler) OnOpen(gnetConn gnet.Conn) ([]byte, gnet.Action) {
 	conn := newConn(gnetConn, time.Now())
 	gnetConn.SetContext(conn)
 	s.conns.Store(conn.id, conn)
-	s.observer.ConnOpened(conn)
+	s.observe().ConnOpened(conn)
 	s.log.WithFields(logrus.Fields{"conn": conn.id, "remote": conn.remoteAddr}).Debug("connection opened")
 	return nil, gnet.None
 }
@@ -60,7 +60,6 @@ func (h *eventHandler) OnClose(gnetConn gnet.Conn, cause error) gnet.Action {
 	s := h.server
 	conn.closed.Store(true)
 	s.conns.Delete(conn.id)
-	s.observer.ConnClosed(conn)
 	if conn.assembly != nil { // closed inside a large frame
 		s.abandonLargeFrame(conn.assembly)
 		conn.assembly = nil
@@ -70,6 +69,7 @@ func (h *eventHandler) OnClose(gnetConn gnet.Conn, cause error) gnet.Action {
 		fields["cause"] = cause.Error()
 	}
 	s.log.WithFields(fields).Debug("connection closed")
+	s.observe().ConnClosed(conn)
 	for _, listener := range *s.closeListeners.Load() {
 		h.runCloseListener(listener, conn)
 	}
