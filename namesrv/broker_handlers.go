@@ -32,6 +32,7 @@ func (ns *NameServer) registerBroker(conn *remoting.Conn, req *remoting.Command)
 		return withExt(systemError(req, err.Error()), &registerBrokerResponseHeader{})
 	}
 	sums := sumRegistrationBody(req, h.Compressed)
+	sums.kind = &outcome.kind
 	bodyCrc := int32(sums.CRC & 0x7FFFFFFF)
 	if h.BodyCrc32 != 0 && bodyCrc != h.BodyCrc32 {
 		ns.log.WithFields(logrus.Fields{"brokerAddr": h.BrokerAddr, "peer": conn.RemoteAddr(),
@@ -58,11 +59,9 @@ func (ns *NameServer) registerBroker(conn *remoting.Conn, req *remoting.Command)
 	}
 	fields := logrus.Fields{"cluster": h.ClusterName, "brokerName": h.BrokerName, "brokerId": h.BrokerID,
 		"brokerAddr": h.BrokerAddr, "peer": conn.RemoteAddr()}
-	result, events, kind, err := ns.applyUnchangedRegistration(reg, sums)
+	result, events, err := ns.applyUnchangedRegistration(reg, sums)
 	changed := errors.Is(err, route.ErrTopicTableRequired)
-	outcome.kind = kind
 	if changed {
-		outcome.kind = metrics.RegistrationFullTable
 		ns.fullRegistrations.acquire()
 		defer ns.fullRegistrations.release()
 		body, filterServersGiven, decodeErr := decodeRegistrationBody(req.Version, h.Compressed, req.Body)
@@ -115,6 +114,15 @@ type registrationSums struct {
 	// skippable says the body is plain JSON of the current format, whose
 	// DataVersion and table fingerprint were read without decoding it.
 	skippable bool
+	// kind, when set, receives the registration's kind for the metrics.
+	kind *string
+}
+
+// setKind records the registration's kind, if anyone asked.
+func (s registrationSums) setKind(kind string) {
+	if s.kind != nil {
+		*s.kind = kind
+	}
 }
 
 // sumRegistrationBody reads what the registration needs of its body before
@@ -143,23 +151,27 @@ func sumRegistrationBody(req *remoting.Command, compressed bool) registrationSum
 // differs from the body last written in full (a broker after a config
 // change, or Java's JMH brokers). It answers route.ErrTopicTableRequired
 // when the full path must run.
-// The third result is the registration's kind for the metrics.
-func (ns *NameServer) applyUnchangedRegistration(reg *route.RegisterBrokerRequest, sums registrationSums) (route.RegisterBrokerResult, []route.MinBrokerIDChange, string, error) {
+// The kind it took (for the metrics) goes to sums.kind when set.
+func (ns *NameServer) applyUnchangedRegistration(reg *route.RegisterBrokerRequest, sums registrationSums) (route.RegisterBrokerResult, []route.MinBrokerIDChange, error) {
+	sums.setKind(metrics.RegistrationFullTable)
 	if !sums.skippable {
-		return route.RegisterBrokerResult{}, nil, metrics.RegistrationFullTable, route.ErrTopicTableRequired
+		return route.RegisterBrokerResult{}, nil, route.ErrTopicTableRequired
 	}
 	dv := sums.DataVersion
 	kind := metrics.RegistrationUnchanged
 	if !ns.routes.IsUnchangedRegistration(reg.ClusterName, reg.BrokerAddr, reg.BrokerID, dv, reg.BodyFingerprint) {
 		if !ns.routes.IsUnchangedTopicTable(reg.ClusterName, reg.BrokerAddr, reg.BrokerID, reg.TableFingerprint) {
-			return route.RegisterBrokerResult{}, nil, metrics.RegistrationFullTable, route.ErrTopicTableRequired
+			return route.RegisterBrokerResult{}, nil, route.ErrTopicTableRequired
 		}
 		kind = metrics.RegistrationNewDataVersion
 	}
 	reg.UndecodedDataVersion = &dv
 	reg.FilterServersGiven = true
 	result, events, err := ns.routes.RegisterBroker(reg, time.Now())
-	return result, events, kind, err
+	if !errors.Is(err, route.ErrTopicTableRequired) {
+		sums.setKind(kind)
+	}
+	return result, events, err
 }
 
 // maySkipBody says whether a registration body is plain JSON of the current

@@ -170,6 +170,7 @@ func Default() *Config {
 		EnableTopicList:                      true,
 		WaitSecondsForService:                45,
 		ConfigBlackList:                      DefaultConfigBlackList,
+		HTTPListenPort:                       DefaultHTTPListenPort,
 
 		BindAddress:                        "0.0.0.0",
 		ListenPort:                         DefaultListenPort,
@@ -182,8 +183,6 @@ func Default() *Config {
 		ServerNettyWorkerGroupEnable:       true,
 		ServerPooledByteBufAllocatorEnable: true,
 		ShutdownWaitTimeSeconds:            30,
-
-		HTTPListenPort: DefaultHTTPListenPort,
 
 		MaxFrameSize:       DefaultMaxFrameSize,
 		RequestMemoryLimit: DefaultRequestMemoryLimit,
