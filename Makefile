@@ -6,12 +6,18 @@ BIN      ?= bin
 # end-to-end tests drive the Apache Go client, which has data races of its own.
 RACE_PKGS = $(shell $(GO) list ./... | grep -v '/test$$')
 
-.PHONY: build test unit e2e bench fuzz run lint
+.PHONY: build test unit e2e bench fuzz run lint monitoring-check
 
 build:
 	$(GO) build -o $(BIN)/ ./cmd/...
 
-test: lint unit e2e
+test: lint unit e2e monitoring-check
+
+# The shipped alert rules: syntax (promtool check rules) and behaviour
+# (promtool test rules); promtool comes with Debian's prometheus package.
+monitoring-check:
+	promtool check rules monitoring/prometheus-alerts.yml
+	cd monitoring && promtool test rules prometheus-alerts_test.yml
 
 unit:
 	$(GO) test -race -count=1 $(RACE_PKGS)

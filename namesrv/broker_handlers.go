@@ -9,6 +9,7 @@ import (
 	"github.com/sirupsen/logrus"
 
 	"github.com/gonamesrv/gonamesrv/namesrv/kvconfig"
+	"github.com/gonamesrv/gonamesrv/namesrv/metrics"
 	"github.com/gonamesrv/gonamesrv/remoting"
 	"github.com/gonamesrv/gonamesrv/route"
 )
@@ -24,15 +25,19 @@ func (ns *NameServer) registerBroker(conn *remoting.Conn, req *remoting.Command)
 	// Nothing below keeps the body (decoded strings are copies), so its
 	// buffer can take the broker's next registration.
 	defer req.ReleaseBody()
+	outcome := registrationOutcome{started: time.Now(), bodyBytes: len(req.Body)}
+	defer ns.observeRegistration(&outcome)
 	var h registerBrokerRequestHeader
 	if err := remoting.DecodeHeader(req, &h); err != nil {
 		return withExt(systemError(req, err.Error()), &registerBrokerResponseHeader{})
 	}
 	sums := sumRegistrationBody(req, h.Compressed)
+	sums.kind = &outcome.kind
 	bodyCrc := int32(sums.CRC & 0x7FFFFFFF)
 	if h.BodyCrc32 != 0 && bodyCrc != h.BodyCrc32 {
 		ns.log.WithFields(logrus.Fields{"brokerAddr": h.BrokerAddr, "peer": conn.RemoteAddr(),
 			"expected": h.BodyCrc32, "actual": bodyCrc}).Warn("register broker: crc32 not match")
+		outcome.result = metrics.ResultRefused
 		return withExt(systemError(req, "crc32 not match"), &registerBrokerResponseHeader{})
 	}
 	if req.Version < 0 {
@@ -50,6 +55,7 @@ func (ns *NameServer) registerBroker(conn *remoting.Conn, req *remoting.Command)
 		HAServerAddr:           h.HAServerAddr,
 		ZoneName:               h.ZoneName,
 		BrokerID:               h.BrokerID,
+		Version:                req.Version,
 		HeartbeatTimeoutMillis: h.HeartbeatTimeoutMillis,
 		EnableActingMaster:     h.EnableActingMaster,
 		Conn:                   route.ConnID(conn.ID()),
@@ -81,6 +87,7 @@ func (ns *NameServer) registerBroker(conn *remoting.Conn, req *remoting.Command)
 		result, events, err = ns.routes.RegisterBroker(reg, time.Now())
 	}
 	if errors.Is(err, route.ErrRegisterRefused) {
+		outcome.result = metrics.ResultRefused
 		ns.log.WithFields(fields).Warn("register broker refused: first registration with a single topic")
 		return withExt(systemError(req, "register broker failed"), &registerBrokerResponseHeader{})
 	}
@@ -92,6 +99,7 @@ func (ns *NameServer) registerBroker(conn *remoting.Conn, req *remoting.Command)
 		ns.log.WithFields(fields).WithError(err).Error("register broker")
 		return withExt(systemError(req, "register broker: "+err.Error()), &registerBrokerResponseHeader{})
 	}
+	outcome.result = metrics.ResultSuccess
 	ns.brokers.remember(conn)
 	ns.notifier.send(events)
 	if changed {
@@ -123,6 +131,15 @@ type registrationSums struct {
 	// skippable says the body is plain JSON of the current format, whose
 	// DataVersion and table fingerprint were read without decoding it.
 	skippable bool
+	// kind, when set, receives the registration's kind for the metrics.
+	kind *string
+}
+
+// setKind records the registration's kind, if anyone asked.
+func (s registrationSums) setKind(kind string) {
+	if s.kind != nil {
+		*s.kind = kind
+	}
 }
 
 // sumRegistrationBody reads what the registration needs of its body before
@@ -151,18 +168,27 @@ func sumRegistrationBody(req *remoting.Command, compressed bool) registrationSum
 // differs from the body last written in full (a broker after a config
 // change, or Java's JMH brokers). It answers route.ErrTopicTableRequired
 // when the full path must run.
+// The kind it took (for the metrics) goes to sums.kind when set.
 func (ns *NameServer) applyUnchangedRegistration(reg *route.RegisterBrokerRequest, sums registrationSums) (route.RegisterBrokerResult, []route.MinBrokerIDChange, error) {
+	sums.setKind(metrics.RegistrationFullTable)
 	if !sums.skippable {
 		return route.RegisterBrokerResult{}, nil, route.ErrTopicTableRequired
 	}
 	dv := sums.DataVersion
-	if !ns.routes.IsUnchangedRegistration(reg.ClusterName, reg.BrokerAddr, reg.BrokerID, dv, reg.BodyFingerprint) &&
-		!ns.routes.IsUnchangedTopicTable(reg.ClusterName, reg.BrokerAddr, reg.BrokerID, reg.TableFingerprint) {
-		return route.RegisterBrokerResult{}, nil, route.ErrTopicTableRequired
+	kind := metrics.RegistrationUnchanged
+	if !ns.routes.IsUnchangedRegistration(reg.ClusterName, reg.BrokerAddr, reg.BrokerID, dv, reg.BodyFingerprint) {
+		if !ns.routes.IsUnchangedTopicTable(reg.ClusterName, reg.BrokerAddr, reg.BrokerID, reg.TableFingerprint) {
+			return route.RegisterBrokerResult{}, nil, route.ErrTopicTableRequired
+		}
+		kind = metrics.RegistrationNewDataVersion
 	}
 	reg.UndecodedDataVersion = &dv
 	reg.FilterServersGiven = true
-	return ns.routes.RegisterBroker(reg, time.Now())
+	result, events, err := ns.routes.RegisterBroker(reg, time.Now())
+	if !errors.Is(err, route.ErrTopicTableRequired) {
+		sums.setKind(kind)
+	}
+	return result, events, err
 }
 
 // maySkipBody says whether a registration body is plain JSON of the current
@@ -291,6 +317,7 @@ func (ns *NameServer) brokerHeartbeat(_ *remoting.Conn, req *remoting.Command) *
 		return systemError(req, err.Error())
 	}
 	ns.routes.Heartbeat(h.ClusterName, h.BrokerAddr, time.Now())
+	ns.obs.metrics.Heartbeat()
 	return success(req)
 }
 

@@ -8,6 +8,7 @@ import (
 
 	"github.com/gonamesrv/gonamesrv/internal/javaprops"
 	"github.com/gonamesrv/gonamesrv/namesrv/config"
+	"github.com/gonamesrv/gonamesrv/namesrv/metrics"
 	"github.com/gonamesrv/gonamesrv/remoting"
 )
 
@@ -36,14 +37,18 @@ func (ns *NameServer) updateNamesrvConfig(_ *remoting.Conn, req *remoting.Comman
 	})
 	switch {
 	case errors.Is(err, config.ErrBlackListed):
+		ns.obs.metrics.ConfigUpdate(metrics.ResultRefused)
 		return remoting.NewResponse(req, remoting.NO_PERMISSION, "Can not update config in black list.")
 	case errors.Is(err, config.ErrProtected):
+		ns.obs.metrics.ConfigUpdate(metrics.ResultRefused)
 		ns.log.WithError(err).Warn("update name server config refused")
 		return remoting.NewResponse(req, remoting.NO_PERMISSION, err.Error())
 	case err != nil:
+		ns.obs.metrics.ConfigUpdate(metrics.ResultError)
 		ns.log.WithError(err).Warn("update name server config refused, nothing applied")
 		return systemError(req, err.Error()+"; nothing was applied")
 	}
+	ns.obs.metrics.ConfigUpdate(metrics.ResultSuccess)
 	return success(req)
 }
 

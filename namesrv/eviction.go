@@ -17,7 +17,8 @@ type evictionJob struct {
 	cron *cron.Cron
 }
 
-func startEviction(routes *route.Manager, brokers *brokerConns, n *notifier, interval time.Duration, log *logrus.Entry) *evictionJob {
+func startEviction(routes *route.Manager, brokers *brokerConns, n *notifier, interval time.Duration, log *logrus.Entry,
+	onScan func(took time.Duration, evicted int)) *evictionJob {
 	if interval <= 0 {
 		interval = 5 * time.Second
 	}
@@ -29,7 +30,13 @@ func startEviction(routes *route.Manager, brokers *brokerConns, n *notifier, int
 	c := cron.New(cron.WithLogger(logger), cron.WithChain(cron.SkipIfStillRunning(logger), cron.Recover(logger)))
 	// cron's "@every" spec rounds to whole seconds (and to at least one);
 	// scanNotActiveBrokerInterval is in milliseconds, so schedule it exactly.
-	c.Schedule(every(interval), cron.FuncJob(func() { scanNotActiveBrokers(routes, brokers, n, log, time.Now()) }))
+	c.Schedule(every(interval), cron.FuncJob(func() {
+		started := time.Now()
+		evicted := scanNotActiveBrokers(routes, brokers, n, log, started)
+		if onScan != nil {
+			onScan(time.Since(started), evicted)
+		}
+	}))
 	c.Start()
 	return &evictionJob{cron: c}
 }
@@ -40,8 +47,8 @@ type every time.Duration
 // Next is the time of the run after one at t.
 func (d every) Next(t time.Time) time.Time { return t.Add(time.Duration(d)) }
 
-// scanNotActiveBrokers is one run of the job.
-func scanNotActiveBrokers(routes *route.Manager, brokers *brokerConns, n *notifier, log *logrus.Entry, now time.Time) {
+// scanNotActiveBrokers is one run of the job; it returns how many brokers it removed.
+func scanNotActiveBrokers(routes *route.Manager, brokers *brokerConns, n *notifier, log *logrus.Entry, now time.Time) int {
 	removed := routes.ScanExpired(now)
 	for _, b := range removed {
 		log.WithFields(logrus.Fields{"cluster": b.ClusterName, "brokerName": b.BrokerName, "brokerAddr": b.BrokerAddr}).
@@ -49,6 +56,7 @@ func scanNotActiveBrokers(routes *route.Manager, brokers *brokerConns, n *notifi
 		brokers.close(b.Conn)
 	}
 	n.sendRemoved(removed)
+	return len(removed)
 }
 
 // stop waits for a running scan to finish, within ctx.

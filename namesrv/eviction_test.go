@@ -53,7 +53,7 @@ func TestEvictionJobSurvivesPanic(t *testing.T) {
 	routes := route.NewManager(route.Config{DefaultHeartbeatTimeout: route.DefaultHeartbeatTimeout})
 	n := newNotifier(logrus.NewEntry(logger))
 	t.Cleanup(n.close)
-	job := startEviction(routes, nil, n, time.Millisecond, logrus.NewEntry(logger))
+	job := startEviction(routes, nil, n, time.Millisecond, logrus.NewEntry(logger), nil)
 	t.Cleanup(func() { job.stop(context.Background()) })
 
 	for round, b := range []nstest.Broker{nstest.BrokerAMaster, nstest.BrokerB} {

@@ -23,7 +23,9 @@ func (ns *NameServer) putKVConfig(_ *remoting.Conn, req *remoting.Command) *remo
 		// (quirk Q20); we refuse instead.
 		return systemError(req, "value is null: PUT_KV_CONFIG needs namespace, key and value")
 	}
-	if err := ns.kv.Put(h.Namespace, h.Key, *h.Value); err != nil {
+	err := ns.kv.Put(h.Namespace, h.Key, *h.Value)
+	ns.obs.metrics.KVWrite("put", err)
+	if err != nil {
 		ns.log.WithError(err).WithFields(logrus.Fields{"namespace": h.Namespace, "key": h.Key}).Error("put kv config")
 		return systemError(req, fmt.Sprintf("put kv config: %v", err))
 	}
@@ -54,7 +56,9 @@ func (ns *NameServer) deleteKVConfig(_ *remoting.Conn, req *remoting.Command) *r
 	if err := remoting.DecodeHeader(req, &h); err != nil {
 		return systemError(req, err.Error())
 	}
-	if err := ns.kv.Delete(h.Namespace, h.Key); err != nil {
+	err := ns.kv.Delete(h.Namespace, h.Key)
+	ns.obs.metrics.KVWrite("delete", err)
+	if err != nil {
 		ns.log.WithError(err).WithFields(logrus.Fields{"namespace": h.Namespace, "key": h.Key}).Error("delete kv config")
 		return systemError(req, fmt.Sprintf("delete kv config: %v", err))
 	}

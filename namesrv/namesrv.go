@@ -43,6 +43,8 @@ type NameServer struct {
 	fullRegistrations slots
 	// answerBuffers lends the route answers their bodies.
 	answerBuffers remoting.AnswerBuffers
+	// obs holds the metrics and the HTTP side port (observe.go).
+	obs observability
 }
 
 // New loads the KV store, binds the listener of settings' bindAddress and
@@ -50,12 +52,18 @@ type NameServer struct {
 // background work. A KV file that cannot be parsed is an error, as in Java.
 func New(settings *config.Settings, log *logrus.Entry) (*NameServer, error) {
 	cfg := settings.Get()
+	side, err := startHTTP(cfg, log)
+	if err != nil {
+		return nil, fmt.Errorf("namesrv: %w", err)
+	}
 	kv, err := kvconfig.Open(cfg.KvConfigPath, log.WithField("component", "kvconfig"))
 	if err != nil {
+		closeHTTP(side)
 		return nil, fmt.Errorf("namesrv: load kv config: %w", err)
 	}
 	checker, err := newChecker(cfg, log.WithField("component", "acl"))
 	if err != nil {
+		closeHTTP(side)
 		return nil, fmt.Errorf("namesrv: acl: %w", err)
 	}
 	ns := &NameServer{
@@ -71,6 +79,7 @@ func New(settings *config.Settings, log *logrus.Entry) (*NameServer, error) {
 		registration: registrationLimitsOf(cfg),
 
 		fullRegistrations: newSlots(registrationSlots()),
+		obs:               observability{http: side},
 	}
 	ns.notifier = newNotifier(log.WithField("component", "notify"))
 	ns.unregister = newUnregisterWorker(ns.routes, cfg.UnRegisterBrokerQueueCapacity, ns.notifier, ns.brokers,
@@ -95,15 +104,18 @@ func New(settings *config.Settings, log *logrus.Entry) (*NameServer, error) {
 	ns.server = remoting.NewServer(srvCfg)
 	ns.registerHandlers()
 	ns.server.OnClose(ns.connectionClosed)
+	ns.obs.metrics = ns.newMetrics()
 
 	if err := ns.server.Start(); err != nil {
 		ns.notifier.close()
 		ns.acl.Close()
+		closeHTTP(side)
 		return nil, fmt.Errorf("namesrv: listen on %s: %w", srvCfg.Addr, err)
 	}
 	ns.unregister.start()
 	ns.eviction = startEviction(ns.routes, ns.brokers, ns.notifier, time.Duration(cfg.ScanNotActiveBrokerInterval)*time.Millisecond,
-		log.WithField("component", "eviction"))
+		log.WithField("component", "eviction"), ns.obs.metrics.EvictionScan)
+	ns.startObserving()
 	log.WithFields(logrus.Fields{"address": ns.Addr().String(), "serializeType": "JSON"}).
 		Info("The Name Server boot success")
 	ns.logStartSummary()
@@ -121,6 +133,7 @@ func (ns *NameServer) Addr() net.Addr { return ns.server.Addr() }
 // for shutdownWaitTimeSeconds (GracefulWait), as Java does, so that clients
 // move to another NameServer before this one closes their connections.
 func (ns *NameServer) Shutdown(ctx context.Context) error {
+	ns.obs.stopping.Store(true)
 	if wait := ns.GracefulWait(); wait > 0 {
 		ns.server.GoAway()
 		ns.log.WithField("wait", wait.String()).Info("answering GO_AWAY before stopping")
@@ -135,6 +148,9 @@ func (ns *NameServer) Shutdown(ctx context.Context) error {
 	}
 	if ns.eviction != nil {
 		ns.eviction.stop(ctx)
+	}
+	if err := ns.stopObserving(ctx); err != nil {
+		errs = append(errs, fmt.Errorf("namesrv: %w", err))
 	}
 	ns.unregister.stop()
 	ns.notifier.closeWithin(ctx)

@@ -2,9 +2,11 @@ package namesrv
 
 import (
 	"sync"
+	"time"
 
 	"github.com/sirupsen/logrus"
 
+	"github.com/gonamesrv/gonamesrv/namesrv/metrics"
 	"github.com/gonamesrv/gonamesrv/route"
 )
 
@@ -25,6 +27,11 @@ type unregisterWorker struct {
 	wake     chan struct{} // capacity 1: "there is work"
 	done     chan struct{}
 	stopped  chan struct{}
+
+	// oldest is when the oldest waiting entry arrived (zero: none), for
+	// the queue-age metric; guarded by mu.
+	oldest  time.Time
+	metrics *metrics.Metrics // nil in tests that build a worker alone
 }
 
 type closedConn struct {
@@ -49,6 +56,7 @@ func (w *unregisterWorker) submit(req route.UnregisterRequest) bool {
 		w.mu.Unlock()
 		return false
 	}
+	w.noteArrival()
 	w.requests = append(w.requests, req)
 	w.mu.Unlock()
 	w.signal()
@@ -58,6 +66,7 @@ func (w *unregisterWorker) submit(req route.UnregisterRequest) bool {
 // connectionClosed records a closed connection; it never blocks.
 func (w *unregisterWorker) connectionClosed(id route.ConnID, peer string) {
 	w.mu.Lock()
+	w.noteArrival()
 	w.closed = append(w.closed, closedConn{id: id, peer: peer})
 	w.mu.Unlock()
 	w.signal()
@@ -99,8 +108,9 @@ func (w *unregisterWorker) run() {
 func (w *unregisterWorker) applyPending() {
 	w.mu.Lock()
 	requests, closed := w.requests, w.closed
-	w.requests, w.closed = nil, nil
+	w.requests, w.closed, w.oldest = nil, nil, time.Time{}
 	w.mu.Unlock()
+	w.counted(metrics.CauseRequest, len(requests)) // applied below
 
 	for _, c := range closed {
 		removed := w.routes.ConnectionClosed(c.id)
@@ -109,6 +119,7 @@ func (w *unregisterWorker) applyPending() {
 				"brokerAddr": b.BrokerAddr, "peer": c.peer}).Info("broker connection closed, broker removed")
 		}
 		w.notifier.sendRemoved(removed)
+		w.counted(metrics.CauseConnClose, len(removed))
 	}
 	if len(requests) > 0 {
 		// The route manager logs each request once: "broker unregistered",

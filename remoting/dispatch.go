@@ -42,6 +42,7 @@ func (s *Server) dispatch(conn *Conn, request *Command, out []byte) []byte {
 		r, found = *table.fallback, true
 	}
 	var response *Command
+	var started int64 // stays 0 when no handler runs
 	switch {
 	case s.goingAway.Load() && request.Version > goAwayAfterVersion:
 		response = NewResponse(request, GO_AWAY, remarkGoAway)
@@ -54,10 +55,13 @@ func (s *Server) dispatch(conn *Conn, request *Command, out []byte) []byte {
 			return out
 		}
 	default:
+		started = monotonicNanos()
 		response = s.runHandler(r.handler, conn, request)
 	}
 	s.memory.releaseRequest(request)
-	return s.appendResponse(out, conn, request, response)
+	framed := s.appendResponse(out, conn, request, response)
+	s.answered(request, response, started, len(framed)-len(out))
+	return framed
 }
 
 // submitSlow queues request for a worker, counting a small frame's body
@@ -88,15 +92,18 @@ func (s *Server) busy(conn *Conn, request *Command, pool, why string) *Command {
 		return logrus.Fields{"conn": conn.id, "remote": conn.remoteAddr, "code": RequestCodeName(request.Code),
 			"pool": pool, "requestMemoryLimit": s.memory.limit}
 	}, why, time.Now())
+	s.observe().Busy(pool)
 	return NewResponse(request, SYSTEM_BUSY, remarkOverload)
 }
 
 // runSlowJob runs one queued handler on a worker and writes its answer
 // asynchronously; the job counts as finished once the write is done.
 func (s *Server) runSlowJob(job slowJob) {
+	started := monotonicNanos()
 	response := s.runHandler(job.handler, job.conn, job.request)
 	s.memory.releaseRequest(job.request)
 	frame := s.appendResponse(nil, job.conn, job.request, response)
+	s.answered(job.request, response, started, len(frame))
 	if len(frame) == 0 {
 		job.pool.finish()
 		return

@@ -67,6 +67,9 @@ type Server struct {
 	table   atomic.Pointer[dispatchTable]
 	// closeListeners is replaced as a whole, like table.
 	closeListeners atomic.Pointer[[]func(*Conn)]
+	// observer sees connections and answers (observer.go); nil: none. Set
+	// before Start.
+	observer Observer
 
 	state atomic.Int32
 	// goingAway makes dispatch answer GO_AWAY (see GoAway).

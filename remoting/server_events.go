@@ -47,6 +47,7 @@ func (h *eventHandler) OnOpen(gnetConn gnet.Conn) ([]byte, gnet.Action) {
 	conn := newConn(gnetConn, time.Now())
 	gnetConn.SetContext(conn)
 	s.conns.Store(conn.id, conn)
+	s.observe().ConnOpened(conn)
 	s.log.WithFields(logrus.Fields{"conn": conn.id, "remote": conn.remoteAddr}).Debug("connection opened")
 	return nil, gnet.None
 }
@@ -71,6 +72,7 @@ func (h *eventHandler) OnClose(gnetConn gnet.Conn, cause error) gnet.Action {
 		fields["cause"] = cause.Error()
 	}
 	s.log.WithFields(fields).Debug("connection closed")
+	s.observe().ConnClosed(conn)
 	for _, listener := range *s.closeListeners.Load() {
 		h.runCloseListener(listener, conn)
 	}

@@ -1,6 +1,9 @@
 package route
 
-import "container/heap"
+import (
+	"container/heap"
+	"sync/atomic"
+)
 
 // expiryBucketMillis is the width of one expiry bucket. Brokers are checked
 // every 5 s by default, so a 1 s bucket keeps the per-entry re-checks rare.
@@ -19,6 +22,10 @@ const expiryBucketMillis = 1000
 type expiryWheel struct {
 	buckets map[int64][]*liveBroker // bucket number -> entries filed there
 	due     bucketHeap              // bucket numbers present, smallest first
+
+	// examined counts the entries the scans looked at (metrics read it
+	// without the lock).
+	examined atomic.Uint64
 }
 
 func newExpiryWheel() expiryWheel {
@@ -48,6 +55,7 @@ func (w *expiryWheel) collect(nowMillis int64, out []*liveBroker) []*liveBroker 
 		list := w.buckets[bucket]
 		delete(w.buckets, bucket)
 		partial := (bucket+1)*expiryBucketMillis > nowMillis // now falls inside it
+		w.examined.Add(uint64(len(list)))
 		for _, entry := range list {
 			switch {
 			case entry.retired:

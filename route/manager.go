@@ -93,6 +93,9 @@ type Manager struct {
 	lists listCache
 
 	log *logrus.Entry // set once by NewManager
+
+	// views caches the operators' index of the current snapshot (view.go).
+	views atomic.Pointer[viewIndex]
 }
 
 // NewManager returns a Manager with empty tables.

@@ -54,6 +54,10 @@ type RegisterBrokerRequest struct {
 	// again under the lock and answers ErrTopicTableRequired, changing
 	// nothing, if that no longer holds.
 	UndecodedDataVersion *DataVersion
+
+	// Version is the request's version (the broker's MQVersion), shown to
+	// operators only.
+	Version int32
 }
 
 // RegisterBrokerResult is what REGISTER_BROKER answers: the master's
@@ -284,6 +288,8 @@ func (m *Manager) refreshLive(t *txn, r *registration, prev *liveBroker, applied
 		}
 	}
 	entry.lastUpdateMillis.Store(r.nowMilli)
+	entry.lastRegisterMillis.Store(r.nowMilli)
+	entry.version.Store(req.Version)
 	switch {
 	case applied == nil:
 		entry.appliedTopics = false

@@ -10,6 +10,10 @@ import (
 // Manager.mu) builds the next one in a txn and publishes it with one atomic
 // store. Unchanged parts are shared between snapshots.
 type snapshot struct {
+	// queueDatas counts the queue data of every topic, kept by the txn
+	// methods of tables_topics.go, so metrics never walk the table.
+	queueDatas int
+
 	topics   cowMap[string, *topicEntry]         // topicQueueTable
 	groups   cowMap[string, *brokerGroup]        // brokerAddrTable
 	live     cowMap[brokerAddrInfo, *liveBroker] // brokerLiveTable

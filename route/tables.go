@@ -35,6 +35,11 @@ type liveBroker struct {
 	// registration skipping its body can tell that list is the same.
 	tableFingerprint uint64
 
+	// lastRegisterMillis and version are the time and request version of
+	// the last REGISTER_BROKER, for the operators' view (view.go).
+	lastRegisterMillis atomic.Int64
+	version            atomic.Int32
+
 	// writer-only:
 	retired           bool   // replaced or removed: its expiry slot is stale
 	appliedTopics     bool   // its last registration applied its topic table

@@ -24,6 +24,9 @@ func (t *txn) putQueueData(topic string, qd QueueData) bool {
 	} else {
 		t.setTopic(topic, entry.withQueueData(qd))
 	}
+	if !had {
+		t.next.queueDatas++
+	}
 	if had {
 		t.m.touchQueueData(qd.BrokerName)
 	} else {
@@ -60,7 +63,7 @@ func (t *txn) removeQueueDatas(topic string, gone func(brokerName string) bool) 
 		kept = slices.Clone(kept)
 	}
 	kept = slices.DeleteFunc(kept, func(qd QueueData) bool { return gone(qd.BrokerName) })
-	t.edit()
+	t.edit().queueDatas -= removed
 	switch {
 	case len(kept) == 0:
 		t.topics.delete(topic)

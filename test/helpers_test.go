@@ -75,7 +75,10 @@ func startNamesrv(t testing.TB, extra ...string) *process {
 // can restart a server with the same state.
 func startNamesrvIn(t testing.TB, dataDir string, port int, extra ...string) *process {
 	t.Helper()
-	args := append([]string{"-bindAddress", "127.0.0.1", "-listenPort", strconv.Itoa(port), "-data", dataDir}, extra...)
+	// The HTTP side port is off unless a test asks for it in extra (the
+	// later flag wins): the default 9880 would clash between parallel tests.
+	args := append([]string{"-bindAddress", "127.0.0.1", "-listenPort", strconv.Itoa(port), "-data", dataDir,
+		"-httpListenPort", "-1"}, extra...)
 	p := &process{t: t, name: "namesrv", args: args, Addr: net.JoinHostPort("127.0.0.1", strconv.Itoa(port)), DataDir: dataDir}
 	p.start()
 	return p

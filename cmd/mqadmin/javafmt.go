@@ -9,22 +9,6 @@ import (
 	"github.com/gonamesrv/gonamesrv/route"
 )
 
-// perm2String renders a perm like Java's PermName.perm2String: R, W and X
-// (inherit) in that order, '-' where a bit is missing.
-func perm2String(perm int32) string {
-	text := []byte("---")
-	if perm&route.PermRead != 0 {
-		text[0] = 'R'
-	}
-	if perm&route.PermWrite != 0 {
-		text[1] = 'W'
-	}
-	if perm&route.PermInherit != 0 {
-		text[2] = 'X'
-	}
-	return string(text)
-}
-
 // javaStringMap renders a map like Java's AbstractMap.toString: {k=v, k2=v2}.
 // Keys are sorted, where Java prints hash order.
 func javaStringMap(m map[string]string) string {
@@ -48,7 +32,7 @@ func javaAddrMap(m map[int64]string) string {
 // attributes are the prefixed modification map the command sent.
 func topicConfigText(tc route.TopicConfig) string {
 	return fmt.Sprintf("TopicConfig [topicName=%s, readQueueNums=%d, writeQueueNums=%d, perm=%s, topicFilterType=%s, topicSysFlag=%d, order=%t, attributes=%s]",
-		tc.TopicName, tc.ReadQueueNums, tc.WriteQueueNums, perm2String(tc.Perm), tc.TopicFilterType, tc.TopicSysFlag, tc.Order, javaStringMap(tc.Attributes))
+		tc.TopicName, tc.ReadQueueNums, tc.WriteQueueNums, route.PermString(tc.Perm), tc.TopicFilterType, tc.TopicSysFlag, tc.Order, javaStringMap(tc.Attributes))
 }
 
 // frontStringAtLeast cuts s to at most n characters (Java UtilAll.frontStringAtLeast).

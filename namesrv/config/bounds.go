@@ -29,6 +29,7 @@ var bounds = map[string]bound{
 	"unRegisterBrokerQueueCapacity":        {1, 1_000_000},
 	"waitSecondsForService":                {0, 600},
 	"listenPort":                           {0, 65535},
+	"httpListenPort":                       {-1, 65535}, // -1 turns the HTTP side port off
 	"serverWorkerThreads":                  {0, 1024},
 	"serverCallbackExecutorThreads":        {0, 1024},
 	"serverSelectorThreads":                {0, 1024},

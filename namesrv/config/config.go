@@ -124,6 +124,15 @@ type Config struct {
 	LogFormat string `prop:"logFormat" ext:"true"`
 	// LogLevel is a logrus level name (debug, info, warn, ...). Go addition.
 	LogLevel string `prop:"logLevel" ext:"true"`
+	// HTTPBindAddress is the HTTP side port's address (metrics, health, JSON
+	// view, address server, dashboard); "" means BindAddress. Go addition.
+	HTTPBindAddress string `prop:"httpBindAddress" ext:"true"`
+	// HTTPListenPort is the HTTP side port: 0 picks a free one, -1 turns the
+	// side port off. Go addition.
+	HTTPListenPort int `prop:"httpListenPort" ext:"true"`
+	// AddressServerList is what /rocketmq/nsaddr answers ("ip:port;ip:port");
+	// "" means this server's own advertised address. Go addition.
+	AddressServerList string `prop:"addressServerList" ext:"true"`
 
 	// AclEnable turns on ACL 1.0 signatures and per-class authorization
 	// (package acl). Go addition.
@@ -162,6 +171,8 @@ type Config struct {
 const (
 	// DefaultListenPort is the NameServer port (NettyServerConfig's own default is 0).
 	DefaultListenPort = 9876
+	// DefaultHTTPListenPort is the HTTP side port (httpListenPort).
+	DefaultHTTPListenPort = 9880
 	// DefaultMaxFrameSize is Java's default frameMaxLength (16 MiB).
 	DefaultMaxFrameSize = 16777216
 	// DefaultRequestMemoryLimit is requestMemoryLimit's default (1 GiB):
@@ -234,6 +245,7 @@ func Default() *Config {
 		EnableTopicList:                      true,
 		WaitSecondsForService:                45,
 		ConfigBlackList:                      DefaultConfigBlackList,
+		HTTPListenPort:                       DefaultHTTPListenPort,
 
 		BindAddress:                        "0.0.0.0",
 		ListenPort:                         DefaultListenPort,
@@ -290,6 +302,9 @@ func (c *Config) Validate() error {
 	}
 	if _, err := logrus.ParseLevel(c.LogLevel); err != nil {
 		return &KeyError{Key: "logLevel", Reason: err.Error()}
+	}
+	if err := c.checkAddressServerList(); err != nil {
+		return err
 	}
 	return c.checkChoices()
 }

@@ -47,6 +47,7 @@ var wireBadValues = map[string][]string{
 	"enableShutdownGracefully":             {"x"},
 	"useEpollNativeSelector":               {"x"},
 	"productEnvName":                       {strings.Repeat("x", MaxWireValueLength+1)},
+	"addressServerList":                    {"not an address", "127.0.0.1:99999", "127.0.0.1:9876;"},
 }
 
 // TestWireKeysAllCovered: every key reachable over the wire has bad values

@@ -76,7 +76,7 @@ func TestBaselineAnswersLikeTheNameServerWithoutState(t *testing.T) {
 // same data, or the comparison would favour one side.
 func TestBaselineAnswerSizesMatchTheRealNameServer(t *testing.T) {
 	cfg := config.Default()
-	cfg.BindAddress, cfg.ListenPort = "127.0.0.1", 0
+	cfg.BindAddress, cfg.ListenPort, cfg.HTTPListenPort = "127.0.0.1", 0, -1
 	dir := t.TempDir()
 	cfg.KvConfigPath, cfg.ConfigStorePath = filepath.Join(dir, "kv.json"), filepath.Join(dir, "namesrv.properties")
 	cfg.NeedWaitForService = false

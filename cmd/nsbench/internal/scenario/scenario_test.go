@@ -41,6 +41,7 @@ func inProcessEnv(t *testing.T) *Env {
 			}
 			cfg := config.Default()
 			cfg.BindAddress, cfg.ListenPort, cfg.NeedWaitForService = "127.0.0.1", 0, false
+			cfg.HTTPListenPort = -1
 			dir := t.TempDir()
 			cfg.KvConfigPath, cfg.ConfigStorePath = filepath.Join(dir, "kv.json"), filepath.Join(dir, "ns.properties")
 			ns, err := namesrv.New(config.NewSettings(cfg, testlog.Warnings()), testlog.Warnings())

@@ -30,6 +30,7 @@ func helperServer() int {
 	bind := fs.String("bindAddress", "", "")
 	port := fs.String("listenPort", "", "")
 	_ = fs.String("data", "", "")
+	_ = fs.String("httpListenPort", "", "")
 	if err := fs.Parse(os.Args[1:]); err != nil {
 		return 2
 	}

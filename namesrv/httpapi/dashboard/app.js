@@ -1,0 +1,250 @@
+// The dashboard of gonamesrv: read-only, refreshed by itself, drawn from the
+// NameServer's own /v1 endpoints. Broker and topic lists are paged on the
+// server, so 40,000 topics and 1,000 brokers never make a large page load.
+"use strict";
+
+const params = new URLSearchParams(location.search);
+// ?refresh=MS changes the refresh period (the browser test uses a short one).
+const REFRESH_MS = Math.max(500, Number(params.get("refresh")) || 5000);
+const BROKER_PAGE = 100;
+const TOPIC_PAGE = 50;
+
+const state = {
+  brokerOffset: 0, brokerTotal: 0, brokerCluster: "",
+  topicOffset: 0, topicTotal: 0, topicQuery: "", topicCluster: "",
+  selectedTopic: "", clusters: [],
+};
+
+const $ = (id) => document.getElementById(id);
+
+async function getJSON(path) {
+  const resp = await fetch(path, { cache: "no-store" });
+  const body = await resp.json();
+  if (!resp.ok) throw new Error(body.error || resp.statusText);
+  return body;
+}
+
+// el builds an element with text content (never HTML) and classes.
+function el(tag, text, cls) {
+  const e = document.createElement(tag);
+  if (text !== undefined && text !== null) e.textContent = String(text);
+  if (cls) e.className = cls;
+  return e;
+}
+
+function row(cells, cls) {
+  const tr = el("tr", null, cls);
+  for (const c of cells) tr.appendChild(c instanceof Node ? c : el("td", c));
+  return tr;
+}
+
+function replaceRows(table, rows) {
+  const tbody = $(table).querySelector("tbody");
+  tbody.replaceChildren(...rows);
+}
+
+function age(ms) {
+  if (ms < 1000) return ms + " ms";
+  const s = ms / 1000;
+  if (s < 120) return s.toFixed(1) + " s";
+  return (s / 60).toFixed(1) + " min";
+}
+
+// heartbeatClass colours a heartbeat's age as it nears the broker's timeout.
+function heartbeatClass(since, timeout) {
+  const used = timeout > 0 ? since / timeout : 0;
+  if (used >= 0.8) return "hb-bad";
+  if (used >= 0.5) return "hb-warn";
+  return "hb-ok";
+}
+
+async function refreshStatus() {
+  const st = await getJSON("/v1/status");
+  const box = $("status");
+  box.replaceChildren(
+    el("span", st.ready ? "ready" : "not ready: " + st.notReadyReason, st.ready ? "ready" : "notready"),
+    el("span", "v" + st.version + " (" + st.goVersion + ")"),
+    el("span", st.addr),
+    el("span", "up " + age(Math.round(st.uptimeSeconds * 1000))),
+    el("span", st.counts.clusters + " clusters, " + st.counts.liveBrokers + " live brokers, " + st.counts.topics + " topics"),
+  );
+}
+
+async function refreshClusters() {
+  const data = await getJSON("/v1/clusters");
+  const names = data.clusters.map((c) => c.name);
+  if (names.join("\n") === state.clusters.join("\n")) return;
+  state.clusters = names;
+  for (const id of ["broker-cluster", "topic-cluster"]) {
+    const sel = $(id);
+    const keep = sel.value;
+    sel.replaceChildren(el("option", "all"));
+    sel.firstChild.value = "";
+    for (const n of names) {
+      const o = el("option", n);
+      o.value = n;
+      sel.appendChild(o);
+    }
+    sel.value = names.includes(keep) ? keep : "";
+  }
+}
+
+async function refreshBrokers() {
+  const q = new URLSearchParams({ offset: state.brokerOffset, limit: BROKER_PAGE });
+  if (state.brokerCluster) q.set("cluster", state.brokerCluster);
+  const data = await getJSON("/v1/brokers?" + q);
+  state.brokerTotal = data.total;
+  $("brokers-page").textContent = pageText(state.brokerOffset, data.brokers.length, data.total);
+  replaceRows("brokers", data.brokers.map((b) => {
+    const hb = el("td", age(b.sinceLastHeartbeatMillis), "hb-age " + heartbeatClass(b.sinceLastHeartbeatMillis, b.heartbeatTimeoutMillis));
+    hb.title = "timeout " + age(b.heartbeatTimeoutMillis) + ", last registration " + age(b.sinceLastRegisterMillis) + " ago";
+    const tr = row([
+      b.cluster, b.brokerName, el("td", b.role, b.role === "master" ? "master" : ""), b.brokerId, b.brokerAddr, b.version,
+      b.dataVersion.counter + " @ " + b.dataVersion.timestamp, hb,
+      el("td", b.writePermWiped ? "drained" : "writable", b.writePermWiped ? "drained" : "writable"), b.topicCount,
+    ]);
+    tr.dataset.addr = b.brokerAddr;
+    return tr;
+  }));
+}
+
+function pageText(offset, shown, total) {
+  if (total === 0) return "none";
+  return (offset + 1) + "–" + (offset + shown) + " of " + total;
+}
+
+async function refreshTopics() {
+  const q = new URLSearchParams({ offset: state.topicOffset, limit: TOPIC_PAGE });
+  if (state.topicQuery) q.set("q", state.topicQuery);
+  if (state.topicCluster) q.set("cluster", state.topicCluster);
+  const data = await getJSON("/v1/topics?" + q);
+  state.topicTotal = data.total;
+  $("topics-page").textContent = pageText(state.topicOffset, data.topics.length, data.total);
+  replaceRows("topics", data.topics.map((t) => {
+    const tr = row([t.topic, t.brokerNames.join(", "), t.readQueueNums, t.writeQueueNums, t.writable ? "yes" : "no"],
+      t.topic === state.selectedTopic ? "selected" : "");
+    tr.dataset.topic = t.topic;
+    tr.addEventListener("click", () => { state.selectedTopic = t.topic; refreshRoute(); refreshTopics(); });
+    return tr;
+  }));
+}
+
+async function refreshRoute() {
+  const box = $("route");
+  if (!state.selectedTopic) return;
+  let data;
+  try {
+    data = await getJSON("/v1/topics/" + encodeURIComponent(state.selectedTopic) + "/route");
+  } catch (err) {
+    box.replaceChildren(el("h3", state.selectedTopic), el("p", err.message, "hint"));
+    return;
+  }
+  const queues = el("table");
+  queues.appendChild(el("thead")).appendChild(row([el("th", "broker name"), el("th", "read"), el("th", "write"), el("th", "perm")]));
+  const qbody = queues.appendChild(el("tbody"));
+  for (const qd of data.queueDatas) qbody.appendChild(row([qd.brokerName, qd.readQueueNums, qd.writeQueueNums, qd.permText + " (" + qd.perm + ")"]));
+  const addrs = el("table");
+  addrs.appendChild(el("thead")).appendChild(row([el("th", "broker name"), el("th", "id"), el("th", "address")]));
+  const abody = addrs.appendChild(el("tbody"));
+  for (const bd of data.brokerDatas) {
+    for (const [id, addr] of Object.entries(bd.addrs)) abody.appendChild(row([bd.brokerName, id, addr]));
+  }
+  const children = [el("h3", state.selectedTopic), queues, addrs];
+  if (data.orderTopicConf) children.push(el("p", "order conf: " + data.orderTopicConf));
+  box.replaceChildren(...children);
+}
+
+async function refreshKV() {
+  const data = await getJSON("/v1/kv");
+  const rows = [];
+  for (const ns of Object.keys(data.namespaces).sort()) {
+    const kv = data.namespaces[ns];
+    for (const k of Object.keys(kv).sort()) rows.push(row([ns, k, kv[k]]));
+  }
+  if (rows.length === 0) rows.push(row(["(empty)", "", ""]));
+  replaceRows("kv", rows);
+}
+
+async function refreshConfig() {
+  const data = await getJSON("/v1/config");
+  replaceRows("config", Object.keys(data.config).sort().map((k) => row([k, data.config[k]])));
+}
+
+// drawChart draws values (at times ts, ms) as a line with its min and max.
+function drawChart(svgId, ts, values, unit) {
+  const svg = $(svgId);
+  const W = 300, H = 90, pad = 14;
+  svg.replaceChildren();
+  const ns = "http://www.w3.org/2000/svg";
+  const text = (x, y, s, anchor) => {
+    const t = document.createElementNS(ns, "text");
+    t.setAttribute("x", x); t.setAttribute("y", y);
+    if (anchor) t.setAttribute("text-anchor", anchor);
+    t.textContent = s;
+    svg.appendChild(t);
+  };
+  if (values.length < 2) { text(W / 2, H / 2, "collecting…", "middle"); return; }
+  const t0 = ts[0], t1 = ts[ts.length - 1] || t0 + 1;
+  const hi = Math.max(1, ...values);
+  const pts = values.map((v, i) => [((ts[i] - t0) / Math.max(1, t1 - t0)) * (W - 2 * pad) + pad, H - pad - (v / hi) * (H - 2 * pad)]);
+  const d = pts.map((p, i) => (i ? "L" : "M") + p[0].toFixed(1) + "," + p[1].toFixed(1)).join("");
+  const area = document.createElementNS(ns, "path");
+  area.setAttribute("d", d + "L" + pts[pts.length - 1][0].toFixed(1) + "," + (H - pad) + "L" + pad + "," + (H - pad) + "Z");
+  area.setAttribute("class", "area");
+  svg.appendChild(area);
+  const line = document.createElementNS(ns, "path");
+  line.setAttribute("d", d);
+  line.setAttribute("class", "line");
+  svg.appendChild(line);
+  text(pad, 10, "max " + fmt(hi) + unit);
+  text(W - pad, 10, "now " + fmt(values[values.length - 1]) + unit, "end");
+  text(pad, H - 3, "last " + age(t1 - t0));
+}
+
+function fmt(v) { return v >= 100 ? Math.round(v).toString() : v.toFixed(v >= 10 ? 1 : 2).replace(/\.?0+$/, "") || "0"; }
+
+async function refreshCharts() {
+  const data = await getJSON("/v1/stats");
+  const s = data.samples;
+  const ts = [], routes = [], regs = [], brokers = [];
+  for (let i = 1; i < s.length; i++) {
+    const dt = (s[i].t - s[i - 1].t) / 1000;
+    if (dt <= 0) continue;
+    ts.push(s[i].t);
+    routes.push((s[i].routeQueries - s[i - 1].routeQueries) / dt);
+    regs.push((s[i].registrations - s[i - 1].registrations) / dt);
+    brokers.push(s[i].liveBrokers);
+  }
+  drawChart("chart-routes", ts, routes, "/s");
+  drawChart("chart-registrations", ts, regs, "/s");
+  drawChart("chart-brokers", ts, brokers, "");
+}
+
+async function refreshAll() {
+  const parts = [refreshStatus, refreshClusters, refreshBrokers, refreshTopics, refreshRoute, refreshKV, refreshConfig, refreshCharts];
+  const results = await Promise.allSettled(parts.map((f) => f()));
+  const failed = results.filter((r) => r.status === "rejected");
+  $("refreshed").textContent = new Date().toLocaleTimeString() + (failed.length ? " (" + failed[0].reason.message + ")" : "");
+}
+
+function wire() {
+  $("broker-cluster").addEventListener("change", (e) => { state.brokerCluster = e.target.value; state.brokerOffset = 0; refreshBrokers(); });
+  $("brokers-prev").addEventListener("click", () => { state.brokerOffset = Math.max(0, state.brokerOffset - BROKER_PAGE); refreshBrokers(); });
+  $("brokers-next").addEventListener("click", () => {
+    if (state.brokerOffset + BROKER_PAGE < state.brokerTotal) { state.brokerOffset += BROKER_PAGE; refreshBrokers(); }
+  });
+  let searchTimer = 0;
+  $("topic-search").addEventListener("input", (e) => {
+    clearTimeout(searchTimer);
+    searchTimer = setTimeout(() => { state.topicQuery = e.target.value.trim(); state.topicOffset = 0; refreshTopics(); }, 200);
+  });
+  $("topic-cluster").addEventListener("change", (e) => { state.topicCluster = e.target.value; state.topicOffset = 0; refreshTopics(); });
+  $("topics-prev").addEventListener("click", () => { state.topicOffset = Math.max(0, state.topicOffset - TOPIC_PAGE); refreshTopics(); });
+  $("topics-next").addEventListener("click", () => {
+    if (state.topicOffset + TOPIC_PAGE < state.topicTotal) { state.topicOffset += TOPIC_PAGE; refreshTopics(); }
+  });
+}
+
+wire();
+refreshAll();
+setInterval(refreshAll, REFRESH_MS);

@@ -1,0 +1,201 @@
+// Package httpapi is the NameServer's HTTP side port: Prometheus metrics,
+// health and readiness, a read-only JSON view of the route tables, the
+// address server of the RocketMQ clients (/rocketmq/nsaddr) and the embedded
+// dashboard. Every handler reads the same immutable snapshots as the wire:
+// nothing here takes the route writer lock or slows a route query.
+package httpapi
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"net/http"
+	"sync/atomic"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus/promhttp"
+	"github.com/sirupsen/logrus"
+
+	"github.com/gonamesrv/gonamesrv/namesrv/metrics"
+	"github.com/gonamesrv/gonamesrv/route"
+)
+
+// Limits of the side port (README "Monitoring").
+const (
+	// ReadHeaderTimeout and ReadTimeout bound a slow client's request.
+	ReadHeaderTimeout = 5 * time.Second
+	ReadTimeout       = 10 * time.Second
+	// WriteTimeout bounds one answer (a /v1/debug dump of 40,000 topics
+	// included).
+	WriteTimeout = 30 * time.Second
+	// IdleTimeout closes kept-alive connections left unused.
+	IdleTimeout = 60 * time.Second
+	// MaxHeaderBytes bounds a request's header.
+	MaxHeaderBytes = 16 << 10
+	// MaxConcurrent bounds the requests served at once; more are answered
+	// 503 at once rather than queued.
+	MaxConcurrent = 64
+)
+
+// Source is what the side port reads; the NameServer provides it once it
+// has loaded its state (Attach).
+type Source struct {
+	Routes  *route.Manager
+	Metrics *metrics.Metrics
+	Stats   *metrics.Stats
+	// Ready says whether the NameServer should get traffic, and why not.
+	Ready func() (bool, string)
+	// KV is the whole KV config store: namespace -> key -> value.
+	KV func() map[string]map[string]string
+	// Config is the effective config, every key.
+	Config func() map[string]string
+	// NameServers is the address server's answer, "ip:port;ip:port".
+	NameServers func() string
+	// RemoteOf is the peer address of a connection a broker registered over
+	// ("" when it is closed).
+	RemoteOf func(route.ConnID) string
+	// OrderTopicConf is the ORDER_TOPIC_CONFIG of a topic when the route
+	// answers carry it (orderMessageEnable), "" otherwise.
+	OrderTopicConf func(topic string) string
+	Started        time.Time
+	Addr           string // the remoting address
+}
+
+// Server is the side port; it listens once New returns.
+type Server struct {
+	log      *logrus.Entry
+	listener net.Listener
+	http     *http.Server
+	source   atomic.Pointer[Source]
+	// metrics is the /metrics handler of the attached source's registry.
+	metrics atomic.Pointer[http.Handler]
+	slots   chan struct{}
+	served  chan struct{}
+}
+
+// New binds addr ("host:0" picks a free port, read it back with Addr) and
+// serves. Until Attach, readiness answers 503 "loading the KV config store"
+// and the JSON view 503.
+func New(addr string, log *logrus.Entry) (*Server, error) {
+	listener, err := net.Listen("tcp", addr)
+	if err != nil {
+		return nil, fmt.Errorf("http side port: listen on %s: %w", addr, err)
+	}
+	s := &Server{log: log, listener: listener, slots: make(chan struct{}, MaxConcurrent), served: make(chan struct{})}
+	s.http = &http.Server{
+		Handler:           s.limit(s.routes()),
+		ReadHeaderTimeout: ReadHeaderTimeout,
+		ReadTimeout:       ReadTimeout,
+		WriteTimeout:      WriteTimeout,
+		IdleTimeout:       IdleTimeout,
+		MaxHeaderBytes:    MaxHeaderBytes,
+		ErrorLog:          logrusErrorLog(log),
+	}
+	go func() {
+		defer close(s.served)
+		if err := s.http.Serve(listener); err != nil && !errors.Is(err, http.ErrServerClosed) {
+			log.WithError(err).Error("http side port stopped")
+		}
+	}()
+	log.WithField("address", listener.Addr().String()).Info("http side port listening")
+	return s, nil
+}
+
+// Addr is the bound address.
+func (s *Server) Addr() net.Addr { return s.listener.Addr() }
+
+// Attach gives the side port what it shows.
+func (s *Server) Attach(src *Source) {
+	h := promhttp.HandlerFor(src.Metrics.Registry, promhttp.HandlerOpts{ErrorLog: logrusErrorLog(s.log)})
+	s.metrics.Store(&h)
+	s.source.Store(src)
+}
+
+// Shutdown stops accepting, lets the requests in flight finish within ctx,
+// then closes every connection.
+func (s *Server) Shutdown(ctx context.Context) error {
+	err := s.http.Shutdown(ctx)
+	if err != nil {
+		_ = s.http.Close()
+	}
+	<-s.served
+	if err != nil {
+		return fmt.Errorf("http side port: shutdown: %w", err)
+	}
+	return nil
+}
+
+// limit answers 503 beyond MaxConcurrent requests in flight.
+func (s *Server) limit(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		select {
+		case s.slots <- struct{}{}:
+			defer func() { <-s.slots }()
+			next.ServeHTTP(w, r)
+		default:
+			writeError(w, http.StatusServiceUnavailable, "too many concurrent requests")
+		}
+	})
+}
+
+// routes is the side port's whole table of endpoints.
+func (s *Server) routes() *http.ServeMux {
+	mux := http.NewServeMux()
+	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, _ *http.Request) { writeText(w, http.StatusOK, "ok\n") })
+	mux.HandleFunc("GET /readyz", s.readyz)
+	mux.Handle("GET /metrics", s.attached(func(_ *Source, w http.ResponseWriter, r *http.Request) {
+		(*s.metrics.Load()).ServeHTTP(w, r)
+	}))
+	mux.Handle("GET /v1/clusters", s.attached(clusters))
+	mux.Handle("GET /v1/brokers", s.attached(brokers))
+	mux.Handle("GET /v1/brokers/{addr}", s.attached(broker))
+	mux.Handle("GET /v1/topics", s.attached(topics))
+	mux.Handle("GET /v1/topics/{topic}/route", s.attached(topicRoute))
+	mux.Handle("GET /v1/kv", s.attached(kv))
+	mux.Handle("GET /v1/config", s.attached(configView))
+	mux.Handle("GET /v1/status", s.attached(status))
+	mux.Handle("GET /v1/debug", s.attached(debugView))
+	mux.Handle("GET /v1/stats", s.attached(stats))
+	mux.Handle("/v1/", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		writeError(w, http.StatusNotFound, "no such endpoint: "+r.Method+" "+r.URL.Path)
+	}))
+	mux.Handle("GET /rocketmq/{subgroup}", s.attached(nsaddr))
+	mux.Handle("GET /{$}", dashboardIndex())
+	mux.Handle("GET /assets/", dashboardAssets())
+	return mux
+}
+
+// attached runs h with the source, or answers 503 before Attach.
+func (s *Server) attached(h func(*Source, http.ResponseWriter, *http.Request)) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		src := s.source.Load()
+		if src == nil {
+			writeError(w, http.StatusServiceUnavailable, "starting: loading the KV config store")
+			return
+		}
+		h(src, w, r)
+	})
+}
+
+// readyz is 200 while the NameServer should get traffic, 503 with the
+// reason otherwise (loading, needWaitForService window, stopping).
+func (s *Server) readyz(w http.ResponseWriter, _ *http.Request) {
+	src := s.source.Load()
+	if src == nil {
+		writeText(w, http.StatusServiceUnavailable, "not ready: loading the KV config store\n")
+		return
+	}
+	if ready, why := src.Ready(); !ready {
+		writeText(w, http.StatusServiceUnavailable, "not ready: "+why+"\n")
+		return
+	}
+	writeText(w, http.StatusOK, "ready\n")
+}
+
+func writeText(w http.ResponseWriter, status int, text string) {
+	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+	w.Header().Set("Cache-Control", "no-store")
+	w.WriteHeader(status)
+	_, _ = w.Write([]byte(text))
+}

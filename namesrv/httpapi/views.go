@@ -1,0 +1,340 @@
+package httpapi
+
+import (
+	"encoding/json"
+	"net/http"
+	"runtime"
+	"sort"
+	"strconv"
+	"time"
+
+	"github.com/gonamesrv/gonamesrv/namesrv/metrics"
+	"github.com/gonamesrv/gonamesrv/route"
+)
+
+// Paging of /v1/topics and /v1/brokers.
+const (
+	DefaultPageLimit = 100
+	MaxPageLimit     = 1000
+)
+
+func writeJSON(w http.ResponseWriter, status int, v any) {
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Cache-Control", "no-store")
+	w.WriteHeader(status)
+	enc := json.NewEncoder(w)
+	_ = enc.Encode(v)
+}
+
+// writeError answers {"error": msg}.
+func writeError(w http.ResponseWriter, status int, msg string) {
+	writeJSON(w, status, map[string]string{"error": msg})
+}
+
+// ClusterView is one cluster of /v1/clusters.
+type ClusterView struct {
+	Name    string            `json:"name"`
+	Brokers []BrokerGroupView `json:"brokers"`
+}
+
+// BrokerGroupView is one broker name: its addresses by broker id.
+type BrokerGroupView struct {
+	BrokerName string            `json:"brokerName"`
+	Zone       string            `json:"zone,omitempty"`
+	Addrs      map[string]string `json:"addrs"` // broker id -> address
+}
+
+func clusterViews(info route.ClusterInfo) []ClusterView {
+	names := make([]string, 0, len(info.ClusterAddrTable))
+	for name := range info.ClusterAddrTable {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	views := make([]ClusterView, 0, len(names))
+	for _, name := range names {
+		view := ClusterView{Name: name, Brokers: []BrokerGroupView{}}
+		for _, brokerName := range info.ClusterAddrTable[name] {
+			group := BrokerGroupView{BrokerName: brokerName, Addrs: map[string]string{}}
+			if data, ok := info.BrokerAddrTable[brokerName]; ok {
+				group.Zone = data.ZoneName
+				for id, addr := range data.BrokerAddrs {
+					group.Addrs[strconv.FormatInt(id, 10)] = addr
+				}
+			}
+			view.Brokers = append(view.Brokers, group)
+		}
+		views = append(views, view)
+	}
+	return views
+}
+
+func clusters(src *Source, w http.ResponseWriter, _ *http.Request) {
+	writeJSON(w, http.StatusOK, map[string]any{"clusters": clusterViews(src.Routes.ClusterInfo())})
+}
+
+// BrokerView is one live broker of /v1/brokers.
+type BrokerView struct {
+	Cluster                  string          `json:"cluster"`
+	BrokerName               string          `json:"brokerName"`
+	BrokerAddr               string          `json:"brokerAddr"`
+	BrokerID                 int64           `json:"brokerId"`
+	Role                     string          `json:"role"` // master, slave, or unknown (id not in its group)
+	Version                  int32           `json:"version"`
+	Zone                     string          `json:"zone,omitempty"`
+	HAServerAddr             string          `json:"haServerAddr,omitempty"`
+	DataVersion              DataVersionView `json:"dataVersion"`
+	HeartbeatTimeoutMillis   int64           `json:"heartbeatTimeoutMillis"`
+	SinceLastRegisterMillis  int64           `json:"sinceLastRegisterMillis"`
+	SinceLastHeartbeatMillis int64           `json:"sinceLastHeartbeatMillis"`
+	TopicCount               int             `json:"topicCount"`
+	ConnectionID             uint64          `json:"connectionId"`
+	ConnectionRemote         string          `json:"connectionRemote,omitempty"`
+	WritePermWiped           bool            `json:"writePermWiped"`
+}
+
+// DataVersionView is a DataVersion with its Java field names.
+type DataVersionView struct {
+	Counter      int64 `json:"counter"`
+	StateVersion int64 `json:"stateVersion"`
+	Timestamp    int64 `json:"timestamp"`
+}
+
+func brokerView(src *Source, v route.LiveBrokerView, nowMillis int64) BrokerView {
+	role := "slave"
+	switch {
+	case v.BrokerID == route.MasterID:
+		role = "master"
+	case v.BrokerID < 0:
+		role = "unknown"
+	}
+	return BrokerView{
+		Cluster: v.Cluster, BrokerName: v.BrokerName, BrokerAddr: v.BrokerAddr, BrokerID: v.BrokerID, Role: role,
+		Version: v.Version, Zone: v.ZoneName, HAServerAddr: v.HAServerAddr,
+		DataVersion:            DataVersionView{v.DataVersion.Counter, v.DataVersion.StateVersion, v.DataVersion.Timestamp},
+		HeartbeatTimeoutMillis: v.HeartbeatTimeoutMillis, SinceLastRegisterMillis: max(0, nowMillis-v.LastRegisterMillis),
+		SinceLastHeartbeatMillis: max(0, nowMillis-v.LastUpdateMillis), TopicCount: v.TopicCount,
+		ConnectionID: uint64(v.Conn), ConnectionRemote: src.RemoteOf(v.Conn), WritePermWiped: v.WritePermWiped,
+	}
+}
+
+// page reads ?offset= and ?limit=; a bad value is an error.
+func page(r *http.Request) (offset, limit int, err error) {
+	offset, limit = 0, DefaultPageLimit
+	if s := r.URL.Query().Get("offset"); s != "" {
+		if offset, err = strconv.Atoi(s); err != nil || offset < 0 {
+			return 0, 0, errBadParam("offset", s)
+		}
+	}
+	if s := r.URL.Query().Get("limit"); s != "" {
+		if limit, err = strconv.Atoi(s); err != nil || limit < 1 || limit > MaxPageLimit {
+			return 0, 0, errBadParam("limit", s)
+		}
+	}
+	return offset, limit, nil
+}
+
+type paramError struct{ name, value string }
+
+func (e paramError) Error() string {
+	if e.name == "limit" {
+		return "limit=" + strconv.Quote(e.value) + " must be a number from 1 to " + strconv.Itoa(MaxPageLimit)
+	}
+	return e.name + "=" + strconv.Quote(e.value) + " must be a non-negative number"
+}
+
+func errBadParam(name, value string) error { return paramError{name, value} }
+
+func brokers(src *Source, w http.ResponseWriter, r *http.Request) {
+	offset, limit, err := page(r)
+	if err != nil {
+		writeError(w, http.StatusBadRequest, err.Error())
+		return
+	}
+	cluster := r.URL.Query().Get("cluster")
+	now := time.Now().UnixMilli()
+	all := src.Routes.LiveBrokers()
+	views := []BrokerView{}
+	total := 0
+	for _, v := range all {
+		if cluster != "" && v.Cluster != cluster {
+			continue
+		}
+		total++
+		if total > offset && len(views) < limit {
+			views = append(views, brokerView(src, v, now))
+		}
+	}
+	writeJSON(w, http.StatusOK, map[string]any{"brokers": views, "total": total, "offset": offset, "limit": limit})
+}
+
+func broker(src *Source, w http.ResponseWriter, r *http.Request) {
+	addr := r.PathValue("addr")
+	found := src.Routes.LiveBroker(addr)
+	if len(found) == 0 {
+		writeError(w, http.StatusNotFound, "no live broker at "+addr)
+		return
+	}
+	now := time.Now().UnixMilli()
+	views := make([]BrokerView, len(found))
+	for i, v := range found {
+		views[i] = brokerView(src, v, now)
+	}
+	if len(views) == 1 {
+		writeJSON(w, http.StatusOK, views[0])
+		return
+	}
+	writeJSON(w, http.StatusOK, map[string]any{"brokers": views}) // one address in several clusters
+}
+
+// TopicView is one topic of /v1/topics.
+type TopicView struct {
+	Topic          string   `json:"topic"`
+	BrokerNames    []string `json:"brokerNames"`
+	ReadQueueNums  int32    `json:"readQueueNums"`
+	WriteQueueNums int32    `json:"writeQueueNums"`
+	Writable       bool     `json:"writable"`
+}
+
+func topics(src *Source, w http.ResponseWriter, r *http.Request) {
+	offset, limit, err := page(r)
+	if err != nil {
+		writeError(w, http.StatusBadRequest, err.Error())
+		return
+	}
+	q := r.URL.Query()
+	summaries, total := src.Routes.TopicPage(route.TopicFilter{Cluster: q.Get("cluster"), Contains: q.Get("q"), Offset: offset, Limit: limit})
+	views := make([]TopicView, len(summaries))
+	for i, s := range summaries {
+		views[i] = TopicView{s.Topic, s.BrokerNames, s.ReadQueueNums, s.WriteQueueNums, s.Writable}
+	}
+	writeJSON(w, http.StatusOK, map[string]any{"topics": views, "total": total, "offset": offset, "limit": limit})
+}
+
+// RouteView is a TopicRouteData with its Java field names.
+type RouteView struct {
+	OrderTopicConf    string              `json:"orderTopicConf,omitempty"`
+	QueueDatas        []QueueDataView     `json:"queueDatas"`
+	BrokerDatas       []BrokerGroupView   `json:"brokerDatas"`
+	FilterServerTable map[string][]string `json:"filterServerTable"`
+}
+
+// QueueDataView is one QueueData, with its permission spelled out.
+type QueueDataView struct {
+	BrokerName     string `json:"brokerName"`
+	ReadQueueNums  int32  `json:"readQueueNums"`
+	WriteQueueNums int32  `json:"writeQueueNums"`
+	Perm           int32  `json:"perm"`
+	PermText       string `json:"permText"` // Java's PermName.perm2String, e.g. RW-
+	TopicSysFlag   int32  `json:"topicSysFlag"`
+}
+
+func topicRoute(src *Source, w http.ResponseWriter, r *http.Request) {
+	topic := r.PathValue("topic")
+	orderConf := src.OrderTopicConf(topic)
+	if r.URL.Query().Get("format") == "java" {
+		// The bytes a Java client of today (version >= V4_9_4) gets on the wire.
+		body, ok := src.Routes.RouteJSON(nil, topic, route.RouteQuery{Standard: true, OrderTopicConf: orderConf})
+		if !ok {
+			writeError(w, http.StatusNotFound, "No topic route info in name server for the topic: "+topic)
+			return
+		}
+		w.Header().Set("Content-Type", "application/json")
+		w.Header().Set("Cache-Control", "no-store")
+		_, _ = w.Write(body)
+		return
+	}
+	data, ok := src.Routes.PickupTopicRouteData(topic)
+	if !ok {
+		writeError(w, http.StatusNotFound, "No topic route info in name server for the topic: "+topic)
+		return
+	}
+	writeJSON(w, http.StatusOK, routeView(data, orderConf))
+}
+
+func routeView(data *route.TopicRouteData, orderConf string) RouteView {
+	view := RouteView{OrderTopicConf: orderConf, QueueDatas: []QueueDataView{}, BrokerDatas: []BrokerGroupView{},
+		FilterServerTable: data.FilterServerTable}
+	if view.FilterServerTable == nil {
+		view.FilterServerTable = map[string][]string{}
+	}
+	for _, qd := range data.QueueDatas {
+		view.QueueDatas = append(view.QueueDatas, QueueDataView{qd.BrokerName, qd.ReadQueueNums, qd.WriteQueueNums,
+			qd.Perm, route.PermString(qd.Perm), qd.TopicSysFlag})
+	}
+	for _, bd := range data.BrokerDatas {
+		group := BrokerGroupView{BrokerName: bd.BrokerName, Zone: bd.ZoneName, Addrs: map[string]string{}}
+		for id, addr := range bd.BrokerAddrs {
+			group.Addrs[strconv.FormatInt(id, 10)] = addr
+		}
+		view.BrokerDatas = append(view.BrokerDatas, group)
+	}
+	return view
+}
+
+func kv(src *Source, w http.ResponseWriter, _ *http.Request) {
+	writeJSON(w, http.StatusOK, map[string]any{"namespaces": src.KV()})
+}
+
+func configView(src *Source, w http.ResponseWriter, _ *http.Request) {
+	writeJSON(w, http.StatusOK, map[string]any{"config": src.Config()})
+}
+
+// StatusView is /v1/status.
+type StatusView struct {
+	Version       string     `json:"version"`
+	GoVersion     string     `json:"goVersion"`
+	Addr          string     `json:"addr"`
+	StartedMillis int64      `json:"startedMillis"`
+	UptimeSeconds float64    `json:"uptimeSeconds"`
+	Ready         bool       `json:"ready"`
+	NotReadyWhy   string     `json:"notReadyReason,omitempty"`
+	Counts        CountsView `json:"counts"`
+}
+
+// CountsView is route.Counts with JSON names.
+type CountsView struct {
+	Topics       int `json:"topics"`
+	QueueDatas   int `json:"queueDatas"`
+	BrokerGroups int `json:"brokerGroups"`
+	LiveBrokers  int `json:"liveBrokers"`
+	Clusters     int `json:"clusters"`
+}
+
+func countsView(c route.Counts) CountsView {
+	return CountsView{c.Topics, c.QueueDatas, c.BrokerGroups, c.LiveBrokers, c.Clusters}
+}
+
+func status(src *Source, w http.ResponseWriter, _ *http.Request) {
+	ready, why := src.Ready()
+	writeJSON(w, http.StatusOK, StatusView{
+		Version: metrics.Version, GoVersion: runtime.Version(), Addr: src.Addr, StartedMillis: src.Started.UnixMilli(),
+		UptimeSeconds: time.Since(src.Started).Seconds(), Ready: ready, NotReadyWhy: why, Counts: countsView(src.Routes.Counts()),
+	})
+}
+
+// debugView is the whole registration state, as nsqlookupd's /debug: every
+// cluster, live broker and topic with its queue data.
+func debugView(src *Source, w http.ResponseWriter, _ *http.Request) {
+	now := time.Now().UnixMilli()
+	live := src.Routes.LiveBrokers()
+	brokers := make([]BrokerView, len(live))
+	for i, v := range live {
+		brokers[i] = brokerView(src, v, now)
+	}
+	names, table := src.Routes.TopicQueueDatas()
+	topicsOut := make([]map[string]any, 0, len(names))
+	for _, name := range names {
+		qds := make([]QueueDataView, 0, len(table[name]))
+		for _, qd := range table[name] {
+			qds = append(qds, QueueDataView{qd.BrokerName, qd.ReadQueueNums, qd.WriteQueueNums, qd.Perm, route.PermString(qd.Perm), qd.TopicSysFlag})
+		}
+		topicsOut = append(topicsOut, map[string]any{"topic": name, "queueDatas": qds})
+	}
+	writeJSON(w, http.StatusOK, map[string]any{
+		"clusters": clusterViews(src.Routes.ClusterInfo()), "brokers": brokers, "topics": topicsOut, "counts": countsView(src.Routes.Counts()),
+	})
+}
+
+func stats(src *Source, w http.ResponseWriter, _ *http.Request) {
+	writeJSON(w, http.StatusOK, map[string]any{"intervalMillis": metrics.StatsInterval.Milliseconds(), "samples": src.Stats.Samples()})
+}

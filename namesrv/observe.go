@@ -1,0 +1,233 @@
+package namesrv
+
+import (
+	"context"
+	"fmt"
+	"net"
+	"strings"
+	"sync/atomic"
+	"time"
+
+	"github.com/sirupsen/logrus"
+
+	"github.com/gonamesrv/gonamesrv/namesrv/config"
+	"github.com/gonamesrv/gonamesrv/namesrv/httpapi"
+	"github.com/gonamesrv/gonamesrv/namesrv/kvconfig"
+	"github.com/gonamesrv/gonamesrv/namesrv/metrics"
+	"github.com/gonamesrv/gonamesrv/route"
+)
+
+// observability is what the NameServer shows operators: its metrics, the
+// ring of samples behind the dashboard's charts, and the HTTP side port
+// (nil when httpListenPort is -1).
+type observability struct {
+	metrics *metrics.Metrics
+	stats   *metrics.Stats
+	http    *httpapi.Server
+	// stopping is set when a graceful stop begins: readiness turns 503
+	// before GO_AWAY and before any connection is closed.
+	stopping atomic.Bool
+}
+
+// startHTTP binds the side port before anything is loaded, so /healthz
+// answers and /readyz says why the server is not ready yet.
+func startHTTP(cfg *config.Config, log *logrus.Entry) (*httpapi.Server, error) {
+	if cfg.HTTPListenPort < 0 {
+		return nil, nil
+	}
+	host := cfg.HTTPBindAddress
+	if host == "" {
+		host = cfg.BindAddress
+	}
+	return httpapi.New(net.JoinHostPort(host, fmt.Sprint(cfg.HTTPListenPort)), log.WithField("component", "http"))
+}
+
+// metricsSources are the O(1) readers of the gauges.
+func (ns *NameServer) metricsSources() metrics.Sources {
+	return metrics.Sources{
+		Counts:          ns.routes.Counts,
+		Pools:           ns.server.PoolStats,
+		RequestMemory:   ns.server.RequestMemory,
+		UnregisterQueue: ns.unregister.queueStats,
+		BrokerConns:     ns.brokers.count,
+		ExpiryExamined:  ns.routes.ExpiryExamined,
+	}
+}
+
+// newMetrics builds the metrics of a server being set up and hands the
+// remoting server its observer; the worker pools are known by then.
+func (ns *NameServer) newMetrics() *metrics.Metrics {
+	m := metrics.New(ns.metricsSources(), []string{adminPool}, ns.startedAt)
+	ns.server.SetObserver(m)
+	ns.unregister.metrics = m
+	return m
+}
+
+// startObserving starts the samples and gives the side port its source,
+// once the server listens.
+func (ns *NameServer) startObserving() {
+	ns.obs.stats = ns.obs.metrics.StartStats(ns.metricsSources(), metrics.StatsInterval)
+	if ns.obs.http == nil {
+		return
+	}
+	ns.obs.http.Attach(&httpapi.Source{
+		Routes:      ns.routes,
+		Metrics:     ns.obs.metrics,
+		Stats:       ns.obs.stats,
+		Ready:       ns.Ready,
+		KV:          ns.kv.All,
+		Config:      func() map[string]string { return ns.settings.Get().Values() },
+		NameServers: ns.nameServerList,
+		RemoteOf:    ns.brokers.remote,
+		OrderTopicConf: func(topic string) string {
+			if !ns.settings.Get().OrderMessageEnable {
+				return ""
+			}
+			conf, _ := ns.kv.Get(kvconfig.OrderTopicConfigNamespace, topic)
+			return conf
+		},
+		Started: ns.startedAt,
+		Addr:    ns.Addr().String(),
+	})
+	ns.log.WithField("address", ns.HTTPAddr().String()).Info("http side port serving")
+}
+
+// stopObserving ends the samples and the side port (the last thing a
+// stopping server does, so readiness says "stopping" until the end).
+func (ns *NameServer) stopObserving(ctx context.Context) error {
+	if ns.obs.stats != nil {
+		ns.obs.stats.Stop()
+	}
+	if ns.obs.http == nil {
+		return nil
+	}
+	return ns.obs.http.Shutdown(ctx)
+}
+
+// HTTPAddr is the side port's address, with the real port when
+// httpListenPort was 0; nil when it is off (-1).
+func (ns *NameServer) HTTPAddr() net.Addr {
+	if ns.obs.http == nil {
+		return nil
+	}
+	return ns.obs.http.Addr()
+}
+
+// Ready says whether the NameServer should get traffic: not during the
+// needWaitForService window (route queries are refused), nor once a
+// graceful stop began (GO_AWAY included). The KV loading case is the side
+// port's own: it is not attached before the store is loaded.
+func (ns *NameServer) Ready() (bool, string) {
+	if ns.obs.stopping.Load() {
+		return false, "shutting down"
+	}
+	cfg := ns.settings.Get()
+	if cfg.NeedWaitForService {
+		wait := time.Duration(cfg.WaitSecondsForService) * time.Second
+		if left := wait - time.Since(ns.startedAt); left > 0 {
+			return false, fmt.Sprintf("needWaitForService: route queries refused for %s more", left.Round(time.Second))
+		}
+	}
+	return true, ""
+}
+
+// nameServerList is the address server's answer: addressServerList, or
+// this server's own advertised address.
+func (ns *NameServer) nameServerList() string {
+	if list := strings.TrimSpace(ns.settings.Get().AddressServerList); list != "" {
+		return list
+	}
+	return advertisedAddr(ns.Addr())
+}
+
+// advertisedAddr is the address clients can reach this server at: the bound
+// one, or for a wildcard bind the first non-loopback IPv4 address of the
+// host (127.0.0.1 when there is none).
+func advertisedAddr(bound net.Addr) string {
+	tcp, ok := bound.(*net.TCPAddr)
+	if !ok {
+		return bound.String()
+	}
+	if !tcp.IP.IsUnspecified() {
+		return tcp.String()
+	}
+	ip := "127.0.0.1"
+	if addrs, err := net.InterfaceAddrs(); err == nil {
+		for _, a := range addrs {
+			if n, ok := a.(*net.IPNet); ok && !n.IP.IsLoopback() && n.IP.To4() != nil {
+				ip = n.IP.String()
+				break
+			}
+		}
+	}
+	return net.JoinHostPort(ip, fmt.Sprint(tcp.Port))
+}
+
+// noteArrival records when the unregistration queue stopped being empty;
+// w.mu is held.
+func (w *unregisterWorker) noteArrival() {
+	if len(w.requests) == 0 && len(w.closed) == 0 {
+		w.oldest = time.Now()
+	}
+}
+
+// counted reports n brokers removed for cause to the metrics.
+func (w *unregisterWorker) counted(cause string, n int) {
+	if w.metrics != nil {
+		w.metrics.Unregistered(cause, n)
+	}
+}
+
+// queueStats is the unregistration queue's depth and the time its oldest
+// entry arrived (zero when empty), for the metrics.
+func (w *unregisterWorker) queueStats() (int, time.Time) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return len(w.requests) + len(w.closed), w.oldest
+}
+
+// count is the number of open connections that registered a broker.
+func (b *brokerConns) count() int {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return len(b.conns)
+}
+
+// remote is the peer address of a broker connection, "" once it closed.
+func (b *brokerConns) remote(id route.ConnID) string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if conn := b.conns[id]; conn != nil {
+		return conn.RemoteAddr()
+	}
+	return ""
+}
+
+// closeHTTP stops a side port whose NameServer failed to start.
+func closeHTTP(side *httpapi.Server) {
+	if side != nil {
+		ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+		defer cancel()
+		_ = side.Shutdown(ctx)
+	}
+}
+
+// registrationOutcome is what the metrics learn of one REGISTER_BROKER.
+type registrationOutcome struct {
+	started   time.Time
+	bodyBytes int
+	kind      string // "" until known: a bad header counts as a full table
+	result    string // "" until known: an error
+}
+
+// observeRegistration counts a finished registration.
+func (ns *NameServer) observeRegistration(o *registrationOutcome) {
+	kind, result := o.kind, o.result
+	if kind == "" {
+		kind = metrics.RegistrationFullTable
+	}
+	if result == "" {
+		result = metrics.ResultError
+	}
+	ns.obs.metrics.Registration(kind, result, o.bodyBytes, time.Since(o.started))
+}
