@@ -150,6 +150,7 @@ func newEnv(ctx context.Context, o *options, log *logrus.Entry) (*scenario.Env, 
 }
 
 func newReport(o *options, result scenario.Result) report.Report {
+	report.FillHeadroom(result.Phases)
 	return report.Report{
 		Command: "nsbench " + strings.Join(os.Args[1:], " "),
 		Started: time.Now(),

@@ -29,6 +29,8 @@ type options struct {
 	svgPath    string
 	listen     string
 	cpuProfile string
+	// selfProfile is where the load generator's own CPU profile goes.
+	selfProfile string
 	// namesrvArgs are extra flags for every NameServer started.
 	namesrvArgs string
 	// senders is where the JMH storm's registrations come from: a niced
@@ -107,6 +109,7 @@ func (o *options) flagSet(mode string, output io.Writer) *flag.FlagSet {
 	fs.StringVar(&o.senders, "senders", o.senders, "jmh-route, jmh-register: send the registration storm from a child process at nice +10 (child) or from this process, competing with the route clients (local)")
 	fs.StringVar(&o.profileDir, "profile", o.profileDir, "write a CPU profile of every server started into this folder (the NameServer then runs inside nsbench: 'nsbench namesrv')")
 	fs.StringVar(&o.cpuProfile, "cpuprofile", o.cpuProfile, "baseline: write a CPU profile here when stopped")
+	fs.StringVar(&o.selfProfile, "self-profile", o.selfProfile, "write a CPU profile of this process (the load generator) here")
 	fs.StringVar(&o.goBenchPath, "gobench", o.goBenchPath, "suite: output of 'go test -bench' to include")
 	fs.StringVar(&o.markdownPath, "out", o.markdownPath, "suite: markdown report to write")
 	fs.StringVar(&o.jsonPath, "json-file", o.jsonPath, "suite: also write the JSON report here")

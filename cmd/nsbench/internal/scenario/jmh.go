@@ -59,7 +59,7 @@ func JMH(e *Env, routeLoad Load, parts JMHParts) (Result, error) {
 		}
 	}
 	for _, s := range servers {
-		route := load.RouteStream(s.layout, s.clients[:routeLoad.Conns], routeLoad.InFlight)
+		route := load.RouteStream(s.layout, s.pipes[:routeLoad.Conns], routeLoad.InFlight)
 		var runs []func() ([]report.Phase, error)
 		if parts.Storm {
 			runs = append(runs,

@@ -113,17 +113,15 @@ func writeSection(b *strings.Builder, r *report.Report, title, intro string, sce
 		return
 	}
 	fmt.Fprintf(b, "## %s\n\n%s\n\n", title, intro)
-	b.WriteString("| scenario | server | requests | load | per second | p50 us | p90 us | p99 us | p99.9 us | max us | errors | server CPU us/op | server cores |\n")
-	b.WriteString("|---|---|---|---|--:|--:|--:|--:|--:|--:|---|--:|--:|\n")
+	b.WriteString("| scenario | server | requests | load | per second | p50 us | p90 us | p99 us | p99.9 us | max us | errors | server CPU us/op | server cores | generator CPU us/op | generator headroom |\n")
+	b.WriteString("|---|---|---|---|--:|--:|--:|--:|--:|--:|---|--:|--:|--:|--:|\n")
 	for _, p := range phases {
-		cpu := "-"
-		if p.ServerCPUMicrosPerOp > 0 {
-			cpu = report.FormatMicros(p.ServerCPUMicrosPerOp)
-		}
-		fmt.Fprintf(b, "| %s | %s | %s | %dx%d | %.0f | %s | %s | %s | %s | %s | %s | %s | %.2f |\n",
+		cpu := report.FormatOptionalMicros(p.ServerCPUMicrosPerOp)
+		fmt.Fprintf(b, "| %s | %s | %s | %dx%d | %.0f | %s | %s | %s | %s | %s | %s | %s | %.2f | %s | %s |\n",
 			p.Scenario, p.Target, p.Op, p.Conns, p.InFlight, p.PerSecond,
 			report.FormatMicros(p.Latency.P50), report.FormatMicros(p.Latency.P90), report.FormatMicros(p.Latency.P99),
-			report.FormatMicros(p.Latency.P999), report.FormatMicros(p.Latency.Max), escapeCell(report.FormatErrors(p.Errors)), cpu, p.ServerCPUCores)
+			report.FormatMicros(p.Latency.P999), report.FormatMicros(p.Latency.Max), escapeCell(report.FormatErrors(p.Errors)), cpu, p.ServerCPUCores,
+			report.FormatOptionalMicros(p.GeneratorCPUMicrosPerOp), report.FormatHeadroom(p.Headroom))
 	}
 	b.WriteString("\n")
 	if chart != "" && slicesContain(scenarios, ScenarioRoute) {
@@ -166,3 +164,4 @@ func slicesContain(list []string, want string) bool {
 	}
 	return false
 }
+
