@@ -164,4 +164,3 @@ func slicesContain(list []string, want string) bool {
 	}
 	return false
 }
-
