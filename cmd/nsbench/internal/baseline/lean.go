@@ -148,10 +148,14 @@ func (h *leanHandler) next(c gnet.Conn, lc *leanConn, out []byte) ([]byte, bool,
 	return out, true, nil
 }
 
-// scanInt reads the decimal (possibly negative) integer that follows key in
-// header; ok is false when key is not there.
+// scanInt reads the decimal (possibly negative) integer that follows the
+// last key in header; ok is false when key is not there. The last, because
+// flag and opaque sit near the end of a header (keys come in alphabetical
+// order, after extFields), where a backward search finds them soonest, and
+// a key can occur only once outside string values, where its quotes would
+// be escaped.
 func scanInt(header, key []byte) (int64, bool) {
-	at := bytes.Index(header, key)
+	at := bytes.LastIndex(header, key)
 	if at < 0 {
 		return 0, false
 	}

@@ -28,7 +28,7 @@ func TestAnswerCheckDecodesOnlyAnswersItHasNotSeen(t *testing.T) {
 		return ExpectSuccess(resp)
 	})
 	verify := func(frame []byte) string {
-		start, end, _, ok := answerOpaque(frame)
+		start, end, _, ok := answerOpaque(frame, 0)
 		if !ok {
 			t.Fatal("no opaque")
 		}

@@ -107,6 +107,8 @@ type pipeRun struct {
 	busy     int
 	base     time.Time
 	deadline time.Time
+	// opaqueAt is where the last answer's opaque digits started.
+	opaqueAt int
 }
 
 // runPipe keeps inFlight requests of set in flight on p until state says
@@ -182,7 +184,8 @@ func (r *pipeRun) answers(buf []byte) (consumed, need int, err error) {
 // answer matches one answer frame to its slot, records and checks it, and
 // puts the slot's next request in the write buffer unless stopping.
 func (r *pipeRun) answer(frame []byte, now int64, measuring, stopping bool) {
-	start, end, opaque, ok := answerOpaque(frame)
+	start, end, opaque, ok := answerOpaque(frame, r.opaqueAt)
+	r.opaqueAt = start
 	if !ok {
 		r.recordError(measuring, "unreadable opaque")
 		return

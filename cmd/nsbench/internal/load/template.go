@@ -73,7 +73,9 @@ func (t *Template) Append(dst []byte, opaque int32) []byte {
 // answerOpaque finds the opaque of a JSON answer frame (length field
 // included) without decoding the header: where its digits start and end,
 // and its value. ok is false for a binary header or a header without one.
-func answerOpaque(frame []byte) (start, end int, opaque int32, ok bool) {
+// hint is where the digits started in the previous answer: answers of one
+// kind put them at the same place, so the key is looked for there first.
+func answerOpaque(frame []byte, hint int) (start, end int, opaque int32, ok bool) {
 	if len(frame) < 8 || remoting.SerializeType(frame[4]) != remoting.JSON {
 		return 0, 0, 0, false
 	}
@@ -81,11 +83,15 @@ func answerOpaque(frame []byte) (start, end int, opaque int32, ok bool) {
 	if headerEnd > len(frame) {
 		return 0, 0, 0, false
 	}
-	at := bytes.Index(frame[8:headerEnd], opaqueKey)
-	if at < 0 {
-		return 0, 0, 0, false
+	if hint >= 8+len(opaqueKey) && hint < headerEnd && bytes.Equal(frame[hint-len(opaqueKey):hint], opaqueKey) {
+		start = hint
+	} else {
+		at := bytes.Index(frame[8:headerEnd], opaqueKey)
+		if at < 0 {
+			return 0, 0, 0, false
+		}
+		start = 8 + at + len(opaqueKey)
 	}
-	start = 8 + at + len(opaqueKey)
 	end = start
 	negative := end < headerEnd && frame[end] == '-'
 	if negative {

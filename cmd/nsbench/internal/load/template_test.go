@@ -24,7 +24,7 @@ func TestTemplateFramesEqualTheCodecsForEveryOpaqueWidth(t *testing.T) {
 		if !bytes.Equal(buf[6:], want) || string(buf[:6]) != "prefix" {
 			t.Fatalf("opaque %d: template frame\n%q\nwant\n%q", opaque, buf[6:], want)
 		}
-		start, end, got, ok := answerOpaque(buf[6:])
+		start, end, got, ok := answerOpaque(buf[6:], 0)
 		if !ok || got != opaque || string(buf[6+start:6+end]) != string(want[start:end]) {
 			t.Fatalf("opaque %d read back as %d (%v)", opaque, got, ok)
 		}
@@ -47,8 +47,21 @@ func TestAnswerOpaqueRejectsWhatItCannotRead(t *testing.T) {
 		t.Fatal(err)
 	}
 	for name, frame := range map[string][]byte{"binary": frame, "short": {0, 0, 0, 4}, "header past the frame": {0, 0, 0, 8, 0, 0, 0, 99}} {
-		if _, _, _, ok := answerOpaque(frame); ok {
+		if _, _, _, ok := answerOpaque(frame, 0); ok {
 			t.Errorf("%s: read an opaque", name)
+		}
+	}
+}
+
+func TestAnswerOpaqueHintIsCheckedBeforeUse(t *testing.T) {
+	frame, err := remoting.Encode(&remoting.Command{Code: 0, Opaque: 31337, Language: remoting.JAVA, ExtFields: map[string]string{"k": "v"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	start, _, _, _ := answerOpaque(frame, 0)
+	for _, hint := range []int{0, 3, start - 1, start, start + 1, len(frame) + 10} {
+		if s, _, opaque, ok := answerOpaque(frame, hint); !ok || opaque != 31337 || s != start {
+			t.Errorf("hint %d: opaque %d at %d (%v), want 31337 at %d", hint, opaque, s, ok, start)
 		}
 	}
 }
