@@ -68,7 +68,7 @@ var modes = map[string]mode{
 	"jmh-route": measuringMode("Java JMH shape: 4x8 brokers, 10,000 topics per cluster; route latency alone, then while every broker re-registers after 0-100 ms",
 		func(e *scenario.Env, o *options) (scenario.Result, error) {
 			loads, _ := parseLoads(o.loads)
-			return scenario.JMH(e, loads[0], scenario.JMHParts{Storm: true})
+			return scenario.JMH(e, loads[0], scenario.JMHParts{Storm: true, Rounds: o.stormRounds})
 		}),
 	"jmh-register": measuringMode("Java JMH shape: the 32 brokers re-register flat out, route latency measured meanwhile",
 		func(e *scenario.Env, o *options) (scenario.Result, error) {

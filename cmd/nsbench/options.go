@@ -25,10 +25,12 @@ type options struct {
 	interval   time.Duration
 	changed    string
 	idleConns  int
-	jsonOut    bool
-	svgPath    string
-	listen     string
-	cpuProfile string
+	// stormRounds is the number of jmh-route storm rounds per server.
+	stormRounds int
+	jsonOut     bool
+	svgPath     string
+	listen      string
+	cpuProfile  string
 	// selfProfile is where the load generator's own CPU profile goes.
 	selfProfile string
 	// namesrvArgs are extra flags for every NameServer started.
@@ -48,16 +50,17 @@ type options struct {
 // defaultOptions are the defaults of a mode: the sizes the issue names.
 func defaultOptions(mode string) *options {
 	o := &options{
-		namesrvBin: "bin/namesrv",
-		against:    "both",
-		warmup:     time.Second,
-		duration:   5 * time.Second,
-		loads:      "64x1,64x8",
-		spec:       load.LayoutSpec{Clusters: 1, BrokersPerCluster: 8, TopicsPerCluster: 100, QueueNums: 8},
-		changed:    "both",
-		idleConns:  10000,
-		listen:     "127.0.0.1:0",
-		senders:    sendersChild,
+		namesrvBin:  "bin/namesrv",
+		against:     "both",
+		warmup:      time.Second,
+		duration:    5 * time.Second,
+		loads:       "64x1,64x8",
+		spec:        load.LayoutSpec{Clusters: 1, BrokersPerCluster: 8, TopicsPerCluster: 100, QueueNums: 8},
+		changed:     "both",
+		idleConns:   10000,
+		stormRounds: scenario.StormRounds,
+		listen:      "127.0.0.1:0",
+		senders:     sendersChild,
 	}
 	switch mode {
 	case "register":
@@ -102,6 +105,7 @@ func (o *options) flagSet(mode string, output io.Writer) *flag.FlagSet {
 	fs.DurationVar(&o.interval, "interval", o.interval, "register/mixed: wait before each re-registration (0: flat out)")
 	fs.StringVar(&o.changed, "changed", o.changed, "register: what each registration sends: changed (new version, new table), new-version (same table), unchanged, both (changed and unchanged) or all")
 	fs.IntVar(&o.idleConns, "n", o.idleConns, "conns: idle connections to open")
+	fs.IntVar(&o.stormRounds, "rounds", o.stormRounds, "jmh-route, suite: storm rounds per server, the servers taking turns (the storm target is the median)")
 	fs.BoolVar(&o.jsonOut, "json", o.jsonOut, "print one JSON object instead of the table")
 	fs.StringVar(&o.svgPath, "svg", o.svgPath, "draw route latency percentiles against load into this SVG file")
 	fs.StringVar(&o.listen, "listen", o.listen, "baseline: listen address")
@@ -130,6 +134,9 @@ func (o *options) validate() error {
 	}
 	if o.senders != sendersChild && o.senders != sendersLocal {
 		return fmt.Errorf("-senders %q: want %s or %s", o.senders, sendersChild, sendersLocal)
+	}
+	if o.stormRounds < 1 {
+		return fmt.Errorf("-rounds %d: want at least 1", o.stormRounds)
 	}
 	if o.spec.Clusters <= 0 || o.spec.BrokersPerCluster <= 0 || o.spec.TopicsPerCluster <= 0 {
 		return fmt.Errorf("layout %s: every count must be positive", o.spec)

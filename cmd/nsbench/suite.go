@@ -54,7 +54,7 @@ func runSuite(ctx context.Context, o *options, stdout io.Writer, log *logrus.Ent
 			return scenario.Register(e, suiteRegisterSpec, 0, registerModes("all"))
 		}},
 		{"jmh shapes", func() (scenario.Result, error) {
-			return scenario.JMH(e, suiteJMHRouteLoad, scenario.JMHParts{Storm: true, FlatOut: true})
+			return scenario.JMH(e, suiteJMHRouteLoad, scenario.JMHParts{Storm: true, FlatOut: true, Rounds: o.stormRounds})
 		}},
 		{"idle connections", func() (scenario.Result, error) { return scenario.Conns(e, idleConns) }},
 	}
