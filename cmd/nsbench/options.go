@@ -27,10 +27,14 @@ type options struct {
 	idleConns  int
 	// stormRounds is the number of jmh-route storm rounds per server.
 	stormRounds int
-	jsonOut     bool
-	svgPath     string
-	listen      string
-	cpuProfile  string
+	// scaleClients and scaleSources: the scale mode's client connections
+	// and the local addresses they come from.
+	scaleClients int
+	scaleSources string
+	jsonOut      bool
+	svgPath      string
+	listen       string
+	cpuProfile   string
 	// selfProfile is where the load generator's own CPU profile goes.
 	selfProfile string
 	// namesrvArgs are extra flags for every NameServer started.
@@ -50,17 +54,19 @@ type options struct {
 // defaultOptions are the defaults of a mode: the sizes the issue names.
 func defaultOptions(mode string) *options {
 	o := &options{
-		namesrvBin:  "bin/namesrv",
-		against:     "both",
-		warmup:      time.Second,
-		duration:    5 * time.Second,
-		loads:       "64x1,64x8",
-		spec:        load.LayoutSpec{Clusters: 1, BrokersPerCluster: 8, TopicsPerCluster: 100, QueueNums: 8},
-		changed:     "both",
-		idleConns:   10000,
-		stormRounds: scenario.StormRounds,
-		listen:      "127.0.0.1:0",
-		senders:     sendersChild,
+		namesrvBin:   "bin/namesrv",
+		against:      "both",
+		warmup:       time.Second,
+		duration:     5 * time.Second,
+		loads:        "64x1,64x8",
+		spec:         load.LayoutSpec{Clusters: 1, BrokersPerCluster: 8, TopicsPerCluster: 100, QueueNums: 8},
+		changed:      "both",
+		idleConns:    10000,
+		stormRounds:  scenario.StormRounds,
+		scaleClients: scenario.ScaleDefaults.Clients,
+		scaleSources: strings.Join(scenario.ScaleDefaults.Sources, ","),
+		listen:       "127.0.0.1:0",
+		senders:      sendersChild,
 	}
 	switch mode {
 	case "register":
@@ -105,6 +111,8 @@ func (o *options) flagSet(mode string, output io.Writer) *flag.FlagSet {
 	fs.DurationVar(&o.interval, "interval", o.interval, "register/mixed: wait before each re-registration (0: flat out)")
 	fs.StringVar(&o.changed, "changed", o.changed, "register: what each registration sends: changed (new version, new table), new-version (same table), unchanged, both (changed and unchanged) or all")
 	fs.IntVar(&o.idleConns, "n", o.idleConns, "conns: idle connections to open")
+	fs.IntVar(&o.scaleClients, "clients", o.scaleClients, "scale: client connections, each querying one route per 30 s")
+	fs.StringVar(&o.scaleSources, "sources", o.scaleSources, "scale: comma-separated local addresses the client connections come from (each has ~28,000 ephemeral ports)")
 	fs.IntVar(&o.stormRounds, "rounds", o.stormRounds, "jmh-route, suite: storm rounds per server, the servers taking turns (the storm target is the median)")
 	fs.BoolVar(&o.jsonOut, "json", o.jsonOut, "print one JSON object instead of the table")
 	fs.StringVar(&o.svgPath, "svg", o.svgPath, "draw route latency percentiles against load into this SVG file")
