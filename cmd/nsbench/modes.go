@@ -75,14 +75,8 @@ var modes = map[string]mode{
 			loads, _ := parseLoads(o.loads)
 			return scenario.JMH(e, loads[0], scenario.JMHParts{FlatOut: true})
 		}),
-	"scale": measuringMode("100 clusters x 10 brokers, 100,000 topics: memory, cold registration, routes quiet and while all re-register every 30 s, the big lists, 100 brokers expiring, a 60,000-topic body whole, compressed and split, 50,000 clients (make bench-scale)",
-		func(e *scenario.Env, o *options) (scenario.Result, error) {
-			loads, _ := parseLoads(o.loads)
-			spec := scenario.ScaleDefaults
-			spec.Clients = o.scaleClients
-			spec.Sources = strings.Split(o.scaleSources, ",")
-			return scenario.Scale(e, spec, loads[0])
-		}),
+	"scale": {summary: "100 clusters x 10 brokers, 100,000 topics: memory, cold registration, routes quiet and while all re-register every 30 s, the big lists, 100 brokers expiring, a 60,000-topic body whole, compressed and split, 50,000 clients; -out puts it into the page (make bench-scale)",
+		run: runScale},
 	"conns": measuringMode("open -n idle connections and report the server's memory per connection",
 		func(e *scenario.Env, o *options) (scenario.Result, error) {
 			return scenario.Conns(e, o.idleConns)

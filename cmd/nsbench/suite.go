@@ -102,6 +102,9 @@ func writeSuiteOutputs(stdout io.Writer, o *options, r *report.Report, goBench s
 	}
 	if o.markdownPath != "" {
 		page := suite.Page{Report: r, GoBenchOutput: goBench, ChartFile: chartRef, Commands: suiteCommands(o)}
+		if old, err := os.ReadFile(o.markdownPath); err == nil {
+			page.ScaleSection = suite.ExtractScaleSection(string(old)) // make bench-scale's block stays
+		}
 		if err := writeFile(o.markdownPath, func(w io.Writer) error { return suite.WriteMarkdown(w, page) }); err != nil {
 			return err
 		}

@@ -39,3 +39,12 @@ func RaiseOpenFileLimitTo(want uint64) (uint64, error) {
 	}
 	return RaiseOpenFileLimit()
 }
+
+// OpenFileLimit returns the soft RLIMIT_NOFILE.
+func OpenFileLimit() (uint64, error) {
+	var limit syscall.Rlimit
+	if err := syscall.Getrlimit(syscall.RLIMIT_NOFILE, &limit); err != nil {
+		return 0, fmt.Errorf("read open file limit: %w", err)
+	}
+	return limit.Cur, nil
+}

@@ -29,6 +29,9 @@ const (
 	scaleExpiryExtraScans = 2
 )
 
+// FactScalePeak names the peak memory once every broker registered.
+const FactScalePeak = "peak resident memory after the cold registration (VmHWM)"
+
 // ScaleSpec sizes the scale run (ScaleDefaults: the figures).
 type ScaleSpec struct {
 	Layout load.LayoutSpec
@@ -119,7 +122,7 @@ func (e *Env) scaleMemory(result *Result, s *seeded, spec ScaleSpec, empty int64
 	result.fact("registration body per broker", float64(s.regs.BodySize(0)), "bytes")
 	result.fact("resident memory, empty", mib(empty), "MiB")
 	result.fact("resident memory, every broker registered", mib(loaded), "MiB")
-	result.fact("peak resident memory so far (VmHWM)", mib(peak), "MiB")
+	result.fact(FactScalePeak, mib(peak), "MiB")
 	result.fact("bytes per topic over the empty server", grown/float64(topics), "bytes")
 	result.fact("bytes per broker over the empty server", grown/float64(brokers), "bytes")
 	result.fact("bytes per queue data over the empty server", grown/float64(queueDatas), "bytes")

@@ -25,6 +25,9 @@ type Page struct {
 	ChartFile string
 	// Commands are the commands that produced the page, in order.
 	Commands []string
+	// ScaleSection is the block make bench-scale wrote into the page
+	// (ScaleSection), kept as it is; "" for none.
+	ScaleSection string
 }
 
 // sections are the scenario groups of the page, in order, with the
@@ -61,6 +64,9 @@ func WriteMarkdown(w io.Writer, page Page) error {
 		b.WriteString(c + "\n")
 	}
 	b.WriteString("```\n\n")
+	if page.ScaleSection != "" {
+		b.WriteString(page.ScaleSection + "\n\n")
+	}
 	b.WriteString(notes)
 	if _, err := io.WriteString(w, b.String()); err != nil {
 		return fmt.Errorf("write markdown: %w", err)
@@ -113,6 +119,14 @@ func writeSection(b *strings.Builder, r *report.Report, title, intro string, sce
 		return
 	}
 	fmt.Fprintf(b, "## %s\n\n%s\n\n", title, intro)
+	writePhaseTable(b, phases)
+	if chart != "" && slicesContain(scenarios, ScenarioRoute) {
+		fmt.Fprintf(b, "![Route latency percentiles against requests per second, NameServer and baseline](%s)\n\n", chart)
+	}
+}
+
+// writePhaseTable writes phases as one table.
+func writePhaseTable(b *strings.Builder, phases []report.Phase) {
 	b.WriteString("| scenario | server | requests | load | per second | p50 us | p90 us | p99 us | p99.9 us | max us | errors | server CPU us/op | server cores | generator CPU us/op | generator headroom |\n")
 	b.WriteString("|---|---|---|---|--:|--:|--:|--:|--:|--:|---|--:|--:|--:|--:|\n")
 	for _, p := range phases {
@@ -124,16 +138,19 @@ func writeSection(b *strings.Builder, r *report.Report, title, intro string, sce
 			report.FormatOptionalMicros(p.GeneratorCPUMicrosPerOp), report.FormatHeadroom(p.Headroom))
 	}
 	b.WriteString("\n")
-	if chart != "" && slicesContain(scenarios, ScenarioRoute) {
-		fmt.Fprintf(b, "![Route latency percentiles against requests per second, NameServer and baseline](%s)\n\n", chart)
-	}
 }
 
 func writeFacts(b *strings.Builder, facts []report.Fact) {
 	if len(facts) == 0 {
 		return
 	}
-	b.WriteString("## Memory and sizes\n\n| figure | value |\n|---|--:|\n")
+	b.WriteString("## Memory and sizes\n\n")
+	writeFactTable(b, facts)
+}
+
+// writeFactTable writes facts as a two-column table.
+func writeFactTable(b *strings.Builder, facts []report.Fact) {
+	b.WriteString("| figure | value |\n|---|--:|\n")
 	for _, f := range facts {
 		value := fmt.Sprintf("%.1f", f.Value)
 		if f.Value == float64(int64(f.Value)) || f.Value >= 1000 {
