@@ -72,6 +72,9 @@ var ScaleDefaults = ScaleSpec{
 // three forms, and finally many client connections.
 func Scale(e *Env, spec ScaleSpec, routeLoad Load) (Result, error) {
 	var result Result
+	if err := e.scaleClients(&result, spec); err != nil {
+		return result, err
+	}
 	server, err := e.Start(report.TargetNamesrv, spec.Layout)
 	if err != nil {
 		return result, err
@@ -88,7 +91,9 @@ func Scale(e *Env, spec ScaleSpec, routeLoad Load) (Result, error) {
 	e.scaleMemory(&result, s, spec, empty, cold)
 
 	steps := []func() error{
-		func() error { return e.scalePhase(&result, s, ScenarioScaleQuiet, load.RouteStream(s.layout, s.pipes, routeLoad.InFlight)) },
+		func() error {
+			return e.scalePhase(&result, s, ScenarioScaleQuiet, load.RouteStream(s.layout, s.pipes, routeLoad.InFlight))
+		},
 		func() error {
 			window := e.Window
 			window.Measure = max(window.Measure, spec.Refresh)
@@ -99,13 +104,13 @@ func Scale(e *Env, spec ScaleSpec, routeLoad Load) (Result, error) {
 		func() error { return e.scaleLists(&result, s) },
 		func() error { return e.scaleExpiry(&result, s, spec, routeLoad) },
 		func() error { return e.scaleBigBody(&result, s, spec) },
-		func() error { return e.scaleClients(&result, s, spec) },
 	}
 	for _, step := range steps {
 		if err := step(); err != nil {
 			return result, err
 		}
 	}
+	result.fact("peak resident memory of the whole run (VmHWM)", mib(peakResident(s.server.PID)), "MiB")
 	return result, nil
 }
 
@@ -345,10 +350,19 @@ func serverCPUOf(pid int) time.Duration {
 	return cpu
 }
 
-// scaleClients opens spec.Clients connections, each sending one route
-// query per spec.ClientPeriod, and reports the server's CPU share and
-// memory per connection.
-func (e *Env) scaleClients(result *Result, s *seeded, spec ScaleSpec) error {
+// scaleClients opens spec.Clients connections to a fresh NameServer with
+// one cluster of the layout (the same route answers; the big tables' garbage
+// collection would swing the resident memory by more than the connections
+// take), each sending one route query per spec.ClientPeriod, and reports
+// the server's CPU share and memory per connection.
+func (e *Env) scaleClients(result *Result, spec ScaleSpec) error {
+	small := spec.Layout
+	small.Clusters = 1
+	s, err := e.seed(report.TargetNamesrv, small, load.NewRegistrations(load.NewLayout(small)), 1)
+	if err != nil {
+		return fmt.Errorf("%s: %w", ScenarioScaleClients, err)
+	}
+	defer s.close()
 	time.Sleep(settle)
 	before := s.server.ResidentBytes()
 	conns, err := load.OpenFrom(e.Ctx, s.server.Addr, spec.Clients, spec.Sources)
@@ -363,6 +377,7 @@ func (e *Env) scaleClients(result *Result, s *seeded, spec ScaleSpec) error {
 	if err != nil && !errors.Is(err, net.ErrClosed) {
 		return fmt.Errorf("%s: %w", ScenarioScaleClients, err)
 	}
+	time.Sleep(settle)
 	after := s.server.ResidentBytes()
 	phase.ServerCPUCores = cpu.Seconds() / phase.Seconds
 	if phase.Requests > 0 {
@@ -370,9 +385,8 @@ func (e *Env) scaleClients(result *Result, s *seeded, spec ScaleSpec) error {
 	}
 	e.label(&phase, s, ScenarioScaleClients)
 	result.Phases = append(result.Phases, phase)
-	result.fact(fmt.Sprintf("%d client connections: server memory growth", spec.Clients), mib(after-before), "MiB")
+	result.fact(fmt.Sprintf("%d client connections (one cluster loaded): server memory growth", spec.Clients), mib(after-before), "MiB")
 	result.fact(fmt.Sprintf("%d client connections: bytes per connection", spec.Clients), float64(after-before)/float64(spec.Clients), "bytes")
 	result.fact(fmt.Sprintf("%d client connections, one query each per %v: server CPU", spec.Clients, spec.ClientPeriod), phase.ServerCPUCores*100, "% of a core")
-	result.fact("peak resident memory of the whole run (VmHWM)", mib(peakResident(s.server.PID)), "MiB")
 	return nil
 }
