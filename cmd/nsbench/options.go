@@ -122,8 +122,8 @@ func (o *options) flagSet(mode string, output io.Writer) *flag.FlagSet {
 	fs.StringVar(&o.profileDir, "profile", o.profileDir, "write a CPU profile of every server started into this folder (the NameServer then runs inside nsbench: 'nsbench namesrv')")
 	fs.StringVar(&o.cpuProfile, "cpuprofile", o.cpuProfile, "baseline: write a CPU profile here when stopped")
 	fs.StringVar(&o.selfProfile, "self-profile", o.selfProfile, "write a CPU profile of this process (the load generator) here")
-	fs.StringVar(&o.goBenchPath, "gobench", o.goBenchPath, "suite: output of 'go test -bench' to include")
-	fs.StringVar(&o.markdownPath, "out", o.markdownPath, "suite: markdown report to write")
+	fs.StringVar(&o.goBenchPath, "gobench", o.goBenchPath, "suite, scale: output of 'go test -bench' to include")
+	fs.StringVar(&o.markdownPath, "out", o.markdownPath, "suite: markdown report to write; scale: the page whose scale section is (re)written")
 	fs.StringVar(&o.jsonPath, "json-file", o.jsonPath, "suite: also write the JSON report here")
 	fs.BoolVar(&o.quick, "quick", o.quick, "suite: short phases, for a smoke run (figures are noisy)")
 	return fs
