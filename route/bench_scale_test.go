@@ -19,7 +19,7 @@ const (
 // scaleWorld registers the scale layout; the brokers of the first
 // scaleExpire/scaleBrokers clusters were last heard from at testNow, the
 // others 60 s later.
-func scaleWorld(b *testing.B) (*Manager, []brokerInfo) {
+func scaleWorld(b testing.TB) (*Manager, []brokerInfo) {
 	m := NewManager(Config{})
 	var expiring []brokerInfo
 	for c := range scaleClusters {
