@@ -47,13 +47,9 @@ func runScale(ctx context.Context, o *options, stdout io.Writer, log *logrus.Ent
 	r.Notes = append(r.Notes[:1:1], notes...) // the JMH senders' note does not apply
 	r.Targets = suite.ScaleTargets(&r)
 	if o.markdownPath != "" {
-		goBench := ""
-		if o.goBenchPath != "" {
-			raw, err := os.ReadFile(o.goBenchPath)
-			if err != nil {
-				return fmt.Errorf("read go benchmarks: %w", err)
-			}
-			goBench = string(raw)
+		goBench, err := readGoBench(o.goBenchPath)
+		if err != nil {
+			return err
 		}
 		page, err := os.ReadFile(o.markdownPath)
 		if err != nil && !os.IsNotExist(err) {

@@ -73,13 +73,9 @@ func runSuite(ctx context.Context, o *options, stdout io.Writer, log *logrus.Ent
 	r.Notes = append(r.Notes,
 		fmt.Sprintf("load average before the run %s, after %s (other work on the machine competes for the cores)", loadBefore, proc.LoadAverage()),
 		fmt.Sprintf("each phase: %v warm-up, %v measured", e.Window.Warmup, e.Window.Measure))
-	goBench := ""
-	if o.goBenchPath != "" {
-		raw, err := os.ReadFile(o.goBenchPath)
-		if err != nil {
-			return fmt.Errorf("read go benchmarks: %w", err)
-		}
-		goBench = string(raw)
+	goBench, err := readGoBench(o.goBenchPath)
+	if err != nil {
+		return err
 	}
 	r.Targets = suite.Evaluate(&r, suite.ParseGoBench(goBench), idleConns)
 	return writeSuiteOutputs(stdout, o, &r, goBench)
@@ -147,4 +143,16 @@ func writeFile(path string, write func(io.Writer) error) error {
 		return fmt.Errorf("close %s: %w", path, err)
 	}
 	return nil
+}
+
+// readGoBench reads the saved output of go test -bench ("" for no file).
+func readGoBench(path string) (string, error) {
+	if path == "" {
+		return "", nil
+	}
+	raw, err := os.ReadFile(path)
+	if err != nil {
+		return "", fmt.Errorf("read go benchmarks: %w", err)
+	}
+	return string(raw), nil
 }

@@ -149,8 +149,8 @@ func measureWindow(ctx context.Context, window Window, state *atomic.Int32) (Mea
 		state.Store(stateStopped)
 		return Measurement{}, err
 	}
-	cpuBefore := serverCPU(window.ServerPID)
-	ownBefore := serverCPU(os.Getpid())
+	cpuBefore := ProcessCPU(window.ServerPID)
+	ownBefore := ProcessCPU(os.Getpid())
 	start := time.Now()
 	state.Store(stateMeasuring)
 	err := sleepCtx(ctx, window.Measure)
@@ -159,16 +159,16 @@ func measureWindow(ctx context.Context, window Window, state *atomic.Int32) (Mea
 	if err != nil {
 		return Measurement{}, err
 	}
-	m := Measurement{Seconds: elapsed.Seconds(), GeneratorCPU: serverCPU(os.Getpid()) - ownBefore}
+	m := Measurement{Seconds: elapsed.Seconds(), GeneratorCPU: ProcessCPU(os.Getpid()) - ownBefore}
 	if window.ServerPID > 0 {
-		m.ServerCPU = serverCPU(window.ServerPID) - cpuBefore
+		m.ServerCPU = ProcessCPU(window.ServerPID) - cpuBefore
 	}
 	return m, nil
 }
 
-// serverCPU reads a process's CPU time, 0 when there is no process or it
+// ProcessCPU reads a process's CPU time, 0 when there is no process or it
 // cannot be read (the figure is then left out of the report).
-func serverCPU(pid int) time.Duration {
+func ProcessCPU(pid int) time.Duration {
 	if pid <= 0 {
 		return 0
 	}

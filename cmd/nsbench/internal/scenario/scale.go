@@ -323,7 +323,7 @@ func (e *Env) scaleBigBody(result *Result, s *seeded, spec ScaleSpec) error {
 		for _, req := range form.reqs {
 			bytes += len(req.Body)
 		}
-		cpuBefore := serverCPUOf(s.server.PID)
+		cpuBefore := load.ProcessCPU(s.server.PID)
 		began := time.Now()
 		for _, req := range form.reqs {
 			resp, err := conn.Invoke(e.Ctx, req)
@@ -335,25 +335,13 @@ func (e *Env) scaleBigBody(result *Result, s *seeded, spec ScaleSpec) error {
 			}
 		}
 		took := time.Since(began)
-		cpu := serverCPUOf(s.server.PID) - cpuBefore
+		cpu := load.ProcessCPU(s.server.PID) - cpuBefore
 		prefix := fmt.Sprintf("%d-topic registration, %s (%d frame(s))", spec.BigTopics, form.name, len(form.reqs))
 		result.fact(prefix+": body", float64(bytes), "bytes")
 		result.fact(prefix+": time to the last answer", float64(took.Microseconds())/1000, "ms")
 		result.fact(prefix+": server CPU", float64(cpu.Microseconds())/1000, "ms")
 	}
 	return nil
-}
-
-// serverCPUOf is a process's CPU time, 0 when unknown.
-func serverCPUOf(pid int) time.Duration {
-	if pid <= 0 {
-		return 0
-	}
-	cpu, err := proc.CPUTime(pid)
-	if err != nil {
-		return 0
-	}
-	return cpu
 }
 
 // scaleClients opens spec.Clients connections to a fresh NameServer with
@@ -377,9 +365,9 @@ func (e *Env) scaleClients(result *Result, spec ScaleSpec) error {
 	}
 	defer load.CloseConns(conns)
 	topic, _ := s.layout.Topic(s.layout.TopicCount() - 1)
-	cpuBefore := serverCPUOf(s.server.PID)
+	cpuBefore := load.ProcessCPU(s.server.PID)
 	phase, err := load.QueryEach(e.Ctx, conns, load.RouteRequest(topic), spec.ClientPeriod, scaleQueryWorkers)
-	cpu := serverCPUOf(s.server.PID) - cpuBefore
+	cpu := load.ProcessCPU(s.server.PID) - cpuBefore
 	if err != nil && !errors.Is(err, net.ErrClosed) {
 		return fmt.Errorf("%s: %w", ScenarioScaleClients, err)
 	}

@@ -1,8 +1,6 @@
 package scenario
 
 import (
-	"context"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -10,36 +8,13 @@ import (
 	"github.com/gonamesrv/gonamesrv/cmd/nsbench/internal/load"
 	"github.com/gonamesrv/gonamesrv/cmd/nsbench/internal/report"
 	"github.com/gonamesrv/gonamesrv/cmd/nsbench/internal/target"
-	"github.com/gonamesrv/gonamesrv/internal/testlog"
-	"github.com/gonamesrv/gonamesrv/namesrv"
-	"github.com/gonamesrv/gonamesrv/namesrv/config"
 )
-
-// namesrvScanning starts in-process NameServers that scan for expired
-// brokers every scan.
-func namesrvScanning(t *testing.T, scan time.Duration) func(string, load.LayoutSpec) (*target.Server, error) {
-	return func(kind string, _ load.LayoutSpec) (*target.Server, error) {
-		cfg := config.Default()
-		cfg.BindAddress, cfg.ListenPort, cfg.NeedWaitForService = "127.0.0.1", 0, false
-		cfg.ScanNotActiveBrokerInterval = scan.Milliseconds()
-		dir := t.TempDir()
-		cfg.KvConfigPath, cfg.ConfigStorePath = filepath.Join(dir, "kv.json"), filepath.Join(dir, "ns.properties")
-		ns, err := namesrv.New(config.NewSettings(cfg, testlog.Warnings()), testlog.Warnings())
-		if err != nil {
-			return nil, err
-		}
-		t.Cleanup(func() {
-			ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-			defer cancel()
-			_ = ns.Shutdown(ctx)
-		})
-		return target.External(kind, ns.Addr().String(), 0), nil
-	}
-}
 
 func TestScaleRunsEveryPhaseOnASmallLayout(t *testing.T) {
 	e := inProcessEnv(t)
-	e.Start = namesrvScanning(t, 100*time.Millisecond)
+	e.Start = func(kind string, _ load.LayoutSpec) (*target.Server, error) {
+		return startInProcessNamesrv(t, kind, 100*time.Millisecond)
+	}
 	spec := ScaleSpec{
 		Layout:  load.LayoutSpec{Clusters: 3, BrokersPerCluster: 2, TopicsPerCluster: 20, QueueNums: 8},
 		Refresh: 100 * time.Millisecond, ExpireBrokers: 2, ExpiryTimeout: 300 * time.Millisecond, ScanInterval: 100 * time.Millisecond,
