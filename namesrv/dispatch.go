@@ -92,6 +92,7 @@ func (ns *NameServer) registerHandlers() {
 	for _, spec := range ns.handlerTable() {
 		ns.server.Handle(spec.code, spec.handler, spec.handleOptions()...)
 	}
+	ns.server.HandleFastRoute(ns.fastRoute)
 }
 
 // success answers code 0 with no remark.

@@ -83,6 +83,8 @@ type Server struct {
 	memory requestMemory
 	// overload paces the warnings of requests answered SYSTEM_BUSY.
 	overload overloadLog
+	// fastRoute answers plain route queries on the event loop (fast_route.go).
+	fastRoute atomic.Pointer[FastRouteHandler]
 
 	engine  gnet.Engine
 	addr    net.Addr

@@ -97,6 +97,10 @@ func (h *eventHandler) OnTraffic(gnetConn gnet.Conn) gnet.Action {
 	out := conn.outBuffer[:0]
 	action := gnet.None
 	for {
+		if answered, ok := s.fastFrame(conn, gnetConn, out); ok {
+			out = answered
+			continue
+		}
 		request, err := s.nextFrame(conn, gnetConn)
 		if err != nil {
 			s.log.WithFields(logrus.Fields{"conn": conn.id, "remote": conn.remoteAddr}).WithError(err).

@@ -1,0 +1,22 @@
+package namesrv
+
+import (
+	"time"
+
+	"github.com/gonamesrv/gonamesrv/remoting"
+	"github.com/gonamesrv/gonamesrv/route"
+)
+
+// fastRoute is getRouteInfoByTopic for the remoting server's fast path: the
+// plain case only (the server ready, no order config to add, a known topic),
+// the route's JSON appended straight into the answer frame. Anything else is
+// declined and goes to getRouteInfoByTopic, which answers it as always.
+func (ns *NameServer) fastRoute(q remoting.FastRouteQuery, dst []byte) ([]byte, bool) {
+	cfg := ns.settings.Get()
+	if cfg.OrderMessageEnable ||
+		cfg.NeedWaitForService && time.Since(ns.startedAt) < time.Duration(cfg.WaitSecondsForService)*time.Second {
+		return dst, false
+	}
+	standard := q.Version >= route.VersionV4_9_4 || q.AcceptStandardJSONOnly
+	return ns.routes.RouteJSON(dst, q.Topic, route.RouteQuery{Standard: standard})
+}

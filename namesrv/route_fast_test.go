@@ -1,0 +1,51 @@
+package namesrv
+
+import (
+	"bytes"
+	"testing"
+
+	"github.com/gonamesrv/gonamesrv/internal/nstest"
+	"github.com/gonamesrv/gonamesrv/remoting"
+)
+
+// TestFastRouteAnswersLikeTheHandler: a plain route query (the fast path)
+// and the same query with one more ext field (which the fast path leaves to
+// getRouteInfoByTopic) get the same answer, byte for byte, in both JSON
+// flavours; an unknown topic still gets TOPIC_NOT_EXIST.
+func TestFastRouteAnswersLikeTheHandler(t *testing.T) {
+	s := startServer(t, nil)
+	nstest.Register(t, s.client, nstest.BrokerAMaster)
+	raw := dialRaw(t, s.addr())
+	for _, tc := range []struct {
+		version int32
+		ext     map[string]string
+	}{
+		{317, map[string]string{"topic": "TopicA"}},
+		{317, map[string]string{"topic": "TopicA", "acceptStandardJsonOnly": "true"}},
+		{479, map[string]string{"topic": "TopicA"}},
+	} {
+		query := func(extra bool) []byte {
+			ext := map[string]string{}
+			for k, v := range tc.ext {
+				ext[k] = v
+			}
+			if extra {
+				ext["lo"] = "x" // not a key the fast path takes
+			}
+			req := remoting.NewRequest(remoting.GET_ROUTEINFO_BY_TOPIC, ext, nil)
+			req.Language, req.Version = remoting.JAVA, tc.version
+			resp := raw.invoke(req, 42)
+			nstest.MustCode(t, resp, remoting.SUCCESS)
+			frame, err := remoting.Encode(resp)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return frame
+		}
+		if fast, normal := query(false), query(true); !bytes.Equal(fast, normal) {
+			t.Fatalf("version %d %v: fast path\n%s\nhandler\n%s", tc.version, tc.ext, fast, normal)
+		}
+	}
+	req := remoting.NewRequest(remoting.GET_ROUTEINFO_BY_TOPIC, map[string]string{"topic": "NoSuchTopic"}, nil)
+	nstest.MustCode(t, raw.invoke(req, 43), remoting.TOPIC_NOT_EXIST)
+}

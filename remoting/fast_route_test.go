@@ -1,0 +1,115 @@
+package remoting
+
+import (
+	"bytes"
+	"sync/atomic"
+	"testing"
+)
+
+// routeBody is what both paths of these tests answer for topic.
+func routeBody(topic string) []byte { return []byte(`{"route":"` + topic + `"}`) }
+
+// fastServer answers GET_ROUTEINFO_BY_TOPIC with routeBody on the normal
+// path and, with fast set, also on the fast path, counting fast answers.
+func fastServer(t *testing.T, fast bool, fastAnswers *atomic.Int32) *Server {
+	return startServer(t, ServerConfig{}, func(s *Server) {
+		s.Handle(GET_ROUTEINFO_BY_TOPIC, func(_ *Conn, req *Command) *Command {
+			resp := NewResponse(req, SUCCESS, "")
+			resp.Body = routeBody(req.ExtFields["topic"])
+			return resp
+		})
+		if fast {
+			s.HandleFastRoute(func(q FastRouteQuery, dst []byte) ([]byte, bool) {
+				if q.Topic == "declined" {
+					return dst, false
+				}
+				fastAnswers.Add(1)
+				return append(dst, routeBody(q.Topic)...), true
+			})
+		}
+	})
+}
+
+func TestFastRouteAnswersTheSameBytesAsTheNormalPath(t *testing.T) {
+	requests := map[string]*Command{}
+	plain := NewRequest(GET_ROUTEINFO_BY_TOPIC, map[string]string{"topic": "T1"}, nil)
+	plain.Language, plain.Version, plain.Opaque = JAVA, 479, 77
+	requests["plain"] = plain
+	standard := NewRequest(GET_ROUTEINFO_BY_TOPIC, map[string]string{"topic": "T2", "acceptStandardJsonOnly": "true"}, nil)
+	standard.Opaque = 1<<31 - 1
+	requests["accept standard"] = standard
+	escaped := NewRequest(GET_ROUTEINFO_BY_TOPIC, map[string]string{"topic": "a\"b"}, nil)
+	requests["escaped topic"] = escaped
+	declined := NewRequest(GET_ROUTEINFO_BY_TOPIC, map[string]string{"topic": "declined"}, nil)
+	requests["declined"] = declined
+	other := NewRequest(GET_ROUTEINFO_BY_TOPIC, map[string]string{"topic": "T3", "__ZONE_MODE": "true"}, nil)
+	requests["other ext field"] = other
+	remark := NewRequest(GET_ROUTEINFO_BY_TOPIC, map[string]string{"topic": "T4"}, nil)
+	remark.Remark = "r"
+	requests["remark"] = remark
+	binary := NewRequest(GET_ROUTEINFO_BY_TOPIC, map[string]string{"topic": "T5"}, nil)
+	binary.SerializeType = ROCKETMQ
+	requests["binary"] = binary
+	oneway := NewRequest(GET_ROUTEINFO_BY_TOPIC, map[string]string{"topic": "T6"}, nil)
+	oneway.MarkOneway()
+
+	var fastCount, none atomic.Int32
+	normal := dialRaw(t, fastServer(t, false, &none))
+	fast := dialRaw(t, fastServer(t, true, &fastCount))
+	for name, req := range requests {
+		// several in one write, as pipelining clients send them
+		frame := mustEncode(t, req)
+		batch := bytes.Repeat(frame, 3)
+		normal.write(batch)
+		fast.write(batch)
+		for i := range 3 {
+			want, got := normal.readFrameBytes(), fast.readFrameBytes()
+			if !bytes.Equal(want, got) {
+				t.Fatalf("%s #%d: fast path wrote\n%q\nthe normal path\n%q", name, i, got, want)
+			}
+		}
+	}
+	// a one-way request is never answered: the next answer is the next request's
+	fast.write(append(mustEncode(t, oneway), mustEncode(t, plain)...))
+	if got := fast.read(); got.Opaque != plain.Opaque {
+		t.Fatalf("answer after a one-way request: %+v", got)
+	}
+	// plain, accept standard and escaped topic three times each, then the last plain
+	if n := fastCount.Load(); n != 3*3+1 || none.Load() != 0 {
+		t.Fatalf("%d answers on the fast path, want 10", n)
+	}
+}
+
+func TestFastRouteHeaderScanTakesOnlyPlainRouteQueries(t *testing.T) {
+	accepted := []string{
+		`{"code":105,"extFields":{"topic":"T"},"flag":0,"language":"JAVA","opaque":5,"serializeTypeCurrentRPC":"JSON","version":479}`,
+		` { "opaque" : 5 , "code" : 105 , "extFields" : { "topic" : "T" , "acceptStandardJsonOnly" : "false" } } `,
+	}
+	for _, header := range accepted {
+		h, ok := scanFastRouteHeader([]byte(header))
+		if !ok || h.opaque != 5 || h.query.Topic != "T" {
+			t.Errorf("%s: %+v %v", header, h, ok)
+		}
+	}
+	refused := []string{
+		`{"code":105,"extFields":{"topic":"T"},"flag":2,"opaque":5}`,              // one-way
+		`{"code":105,"extFields":{"topic":"T"},"flag":1,"opaque":5}`,              // a response
+		`{"code":106,"extFields":{"topic":"T"},"opaque":5}`,                       // another code
+		`{"code":105,"extFields":{"topic":""},"opaque":5}`,                        // no topic
+		`{"code":105,"extFields":{"topic":"T"}}`,                                  // no opaque
+		`{"code":105,"extFields":{"topic":"T"},"opaque":5,"remark":"x"}`,          // remark
+		`{"code":105,"extFields":{"topic":"T"},"opaque":5,"language":3}`,          // numeric language
+		`{"code":105,"extFields":{"topic":"T","acceptStandardJsonOnly":"yes"},"opaque":5}`,
+		`{"code":105,"extFields":{"topic":1},"opaque":5}`,
+		`{"code":105,"extFields":{"topic":"T"},"opaque":5} x`,
+		`{"code":105,"extFields":{"topic":"T"},"opaque":5,}`,
+		`{"code":105 "opaque":5}`,
+		`[]`,
+		``,
+	}
+	for _, header := range refused {
+		if h, ok := scanFastRouteHeader([]byte(header)); ok {
+			t.Errorf("%s: taken: %+v", header, h)
+		}
+	}
+}
