@@ -92,13 +92,13 @@ func TestFastRouteHeaderScanTakesOnlyPlainRouteQueries(t *testing.T) {
 		}
 	}
 	refused := []string{
-		`{"code":105,"extFields":{"topic":"T"},"flag":2,"opaque":5}`,              // one-way
-		`{"code":105,"extFields":{"topic":"T"},"flag":1,"opaque":5}`,              // a response
-		`{"code":106,"extFields":{"topic":"T"},"opaque":5}`,                       // another code
-		`{"code":105,"extFields":{"topic":""},"opaque":5}`,                        // no topic
-		`{"code":105,"extFields":{"topic":"T"}}`,                                  // no opaque
-		`{"code":105,"extFields":{"topic":"T"},"opaque":5,"remark":"x"}`,          // remark
-		`{"code":105,"extFields":{"topic":"T"},"opaque":5,"language":3}`,          // numeric language
+		`{"code":105,"extFields":{"topic":"T"},"flag":2,"opaque":5}`,     // one-way
+		`{"code":105,"extFields":{"topic":"T"},"flag":1,"opaque":5}`,     // a response
+		`{"code":106,"extFields":{"topic":"T"},"opaque":5}`,              // another code
+		`{"code":105,"extFields":{"topic":""},"opaque":5}`,               // no topic
+		`{"code":105,"extFields":{"topic":"T"}}`,                         // no opaque
+		`{"code":105,"extFields":{"topic":"T"},"opaque":5,"remark":"x"}`, // remark
+		`{"code":105,"extFields":{"topic":"T"},"opaque":5,"language":3}`, // numeric language
 		`{"code":105,"extFields":{"topic":"T","acceptStandardJsonOnly":"yes"},"opaque":5}`,
 		`{"code":105,"extFields":{"topic":1},"opaque":5}`,
 		`{"code":105,"extFields":{"topic":"T"},"opaque":5} x`,
