@@ -93,6 +93,7 @@ func (ns *NameServer) registerHandlers() {
 		ns.server.Handle(spec.code, spec.handler, spec.handleOptions()...)
 	}
 	ns.server.HandleFastRoute(ns.fastRoute)
+	ns.server.HandleFastHeartbeat(ns.fastHeartbeat)
 }
 
 // success answers code 0 with no remark.

@@ -83,8 +83,10 @@ type Server struct {
 	memory requestMemory
 	// overload paces the warnings of requests answered SYSTEM_BUSY.
 	overload overloadLog
-	// fastRoute answers plain route queries on the event loop (fast_route.go).
-	fastRoute atomic.Pointer[FastRouteHandler]
+	// fastRoute and fastHeartbeat answer plain route queries and heartbeats
+	// on the event loop (fast_path.go).
+	fastRoute     atomic.Pointer[FastRouteHandler]
+	fastHeartbeat atomic.Pointer[FastHeartbeatHandler]
 
 	engine  gnet.Engine
 	addr    net.Addr

@@ -20,3 +20,11 @@ func (ns *NameServer) fastRoute(q remoting.FastRouteQuery, dst []byte) ([]byte, 
 	standard := q.Version >= route.VersionV4_9_4 || q.AcceptStandardJSONOnly
 	return ns.routes.RouteJSON(dst, q.Topic, route.RouteQuery{Standard: standard})
 }
+
+// fastHeartbeat is brokerHeartbeat for the fast path: the broker's live
+// entry refreshed, a plain SUCCESS (as brokerHeartbeat, whether or not the
+// broker is known).
+func (ns *NameServer) fastHeartbeat(cluster, addr string) bool {
+	ns.routes.Heartbeat(cluster, addr, time.Now())
+	return true
+}

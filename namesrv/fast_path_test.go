@@ -49,3 +49,28 @@ func TestFastRouteAnswersLikeTheHandler(t *testing.T) {
 	req := remoting.NewRequest(remoting.GET_ROUTEINFO_BY_TOPIC, map[string]string{"topic": "NoSuchTopic"}, nil)
 	nstest.MustCode(t, raw.invoke(req, 43), remoting.TOPIC_NOT_EXIST)
 }
+
+// TestFastHeartbeatAnswersLikeTheHandler: a plain heartbeat (the fast path)
+// and one with another ext field (the handler) get the same bytes.
+func TestFastHeartbeatAnswersLikeTheHandler(t *testing.T) {
+	s := startServer(t, nil)
+	nstest.Register(t, s.client, nstest.BrokerAMaster)
+	raw := dialRaw(t, s.addr())
+	b := nstest.BrokerAMaster
+	answer := func(extra bool) []byte {
+		ext := map[string]string{"clusterName": b.Cluster, "brokerAddr": b.Addr, "brokerName": b.Name}
+		if extra {
+			ext["lo"] = "x"
+		}
+		resp := raw.invoke(remoting.NewRequest(remoting.BROKER_HEARTBEAT, ext, nil), 7)
+		nstest.MustCode(t, resp, remoting.SUCCESS)
+		frame, err := remoting.Encode(resp)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return frame
+	}
+	if fast, normal := answer(false), answer(true); !bytes.Equal(fast, normal) {
+		t.Fatalf("fast path\n%q\nhandler\n%q", fast, normal)
+	}
+}

@@ -33,7 +33,17 @@ type FastRouteHandler func(q FastRouteQuery, dst []byte) (body []byte, ok bool)
 // path (handlers, GO_AWAY, memory limit), which answers it as before.
 func (s *Server) HandleFastRoute(h FastRouteHandler) { s.fastRoute.Store(&h) }
 
-// fastRouteAnswer is the header of a route query's SUCCESS answer, cut
+// FastHeartbeatHandler records a BROKER_HEARTBEAT of the broker at addr in
+// cluster and says true, or false to leave the request to the normal path.
+type FastHeartbeatHandler func(cluster, addr string) bool
+
+// HandleFastHeartbeat installs h for BROKER_HEARTBEAT requests whose JSON
+// header carries the ext fields clusterName, brokerAddr and brokerName and
+// nothing unusual (see HandleFastRoute); the answer is the plain SUCCESS the
+// normal path writes.
+func (s *Server) HandleFastHeartbeat(h FastHeartbeatHandler) { s.fastHeartbeat.Store(&h) }
+
+// fastRouteAnswer is the header of a SUCCESS answer without ext fields, cut
 // around the opaque's digits (built once from the normal encoder).
 var fastRouteAnswer = func() (parts struct{ head, tail []byte }) {
 	const sentinel = 987654321
@@ -50,11 +60,12 @@ var fastRouteAnswer = func() (parts struct{ head, tail []byte }) {
 }()
 
 // fastFrame answers the next frame of gnetConn on the fast path when it is
-// a route query the fast path takes, appending the answer frame to out;
+// a route query or a heartbeat the fast path takes, appending the answer
+// frame to out;
 // handled false leaves the frame untouched for the normal path.
 func (s *Server) fastFrame(conn *Conn, gnetConn gnet.Conn, out []byte) (_ []byte, handled bool) {
-	h := s.fastRoute.Load()
-	if h == nil || conn.assembly != nil || s.goingAway.Load() {
+	route, heartbeat := s.fastRoute.Load(), s.fastHeartbeat.Load()
+	if route == nil && heartbeat == nil || conn.assembly != nil || s.goingAway.Load() {
 		return out, false
 	}
 	buffered := gnetConn.InboundBuffered()
@@ -77,8 +88,16 @@ func (s *Server) fastFrame(conn *Conn, gnetConn gnet.Conn, out []byte) (_ []byte
 	if err != nil {
 		return out, false
 	}
-	header, ok := scanFastRouteHeader(frame[frameLengthSize+headerWordSize:])
+	header, ok := scanFastHeader(frame[frameLengthSize+headerWordSize:])
 	if !ok {
+		return out, false
+	}
+	var answer func(dst []byte) ([]byte, bool)
+	if q, isRoute := header.routeQuery(); isRoute && route != nil {
+		answer = func(dst []byte) ([]byte, bool) { return (*route)(q, dst) }
+	} else if cluster, addr, isHeartbeat := header.heartbeat(); isHeartbeat && heartbeat != nil {
+		answer = func(dst []byte) ([]byte, bool) { return dst, (*heartbeat)(cluster, addr) }
+	} else {
 		return out, false
 	}
 	start := len(out)
@@ -87,7 +106,7 @@ func (s *Server) fastFrame(conn *Conn, gnetConn gnet.Conn, out []byte) (_ []byte
 	out = strconv.AppendInt(out, int64(header.opaque), 10)
 	out = append(out, fastRouteAnswer.tail...)
 	headerEnd := len(out)
-	out, ok = (*h)(header.query, out)
+	out, ok = answer(out)
 	if !ok {
 		return out[:start], false
 	}
@@ -97,18 +116,19 @@ func (s *Server) fastFrame(conn *Conn, gnetConn gnet.Conn, out []byte) (_ []byte
 	return out, true
 }
 
-// fastRouteHeader is what the fast path reads of a request header.
-type fastRouteHeader struct {
-	query                FastRouteQuery
-	code, flag, opaque   int32
-	haveCode, haveOpaque bool
+// fastHeader is what the fast path reads of a request header.
+type fastHeader struct {
+	code, flag, opaque, version int32
+	haveCode, haveOpaque        bool
+	ext                         fastExtFields
 }
 
-// scanFastRouteHeader reads a route query's JSON header without building a
-// map; ok is false for anything else or anything unusual (unknown keys, a
-// remark, a language given as a number, other ext fields, escapes aside),
-// which the normal path then decodes.
-func scanFastRouteHeader(data []byte) (h fastRouteHeader, ok bool) {
+// scanFastHeader reads a JSON request header without building a map; ok is
+// false for anything unusual (unknown keys, a remark, a language given as a
+// number, more than maxFastExtFields ext fields or a value that is not a
+// string, a response or a one-way request), which the normal path then
+// decodes.
+func scanFastHeader(data []byte) (h fastHeader, ok bool) {
 	s := jsonScanner{data: data}
 	s.skipSpace()
 	if !s.consume('{') {
@@ -139,11 +159,11 @@ func scanFastRouteHeader(data []byte) (h fastRouteHeader, ok bool) {
 			h.opaque, err = s.readInt32()
 			h.haveOpaque = true
 		case "version":
-			h.query.Version, err = s.readInt32()
+			h.version, err = s.readInt32()
 		case "language", "serializeTypeCurrentRPC":
 			_, err = s.readStringBytes()
 		case "extFields":
-			if !s.fastRouteExtFields(&h.query) {
+			if !s.readFastExtFields(&h.ext) {
 				return h, false
 			}
 		default:
@@ -154,13 +174,81 @@ func scanFastRouteHeader(data []byte) (h fastRouteHeader, ok bool) {
 		}
 	}
 	s.skipSpace()
-	return h, s.pos == len(data) && h.haveCode && h.haveOpaque && h.code == GET_ROUTEINFO_BY_TOPIC &&
-		h.flag == 0 && h.query.Topic != ""
+	return h, s.pos == len(data) && h.haveCode && h.haveOpaque && h.flag == 0
 }
 
-// fastRouteExtFields reads an extFields object holding topic and, maybe,
-// acceptStandardJsonOnly ("true" or "false"), string values only.
-func (s *jsonScanner) fastRouteExtFields(q *FastRouteQuery) bool {
+// routeQuery is the route query of a header the fast path takes.
+func (h *fastHeader) routeQuery() (FastRouteQuery, bool) {
+	q := FastRouteQuery{Version: h.version}
+	topic, ok := h.ext.get("topic")
+	if h.code != GET_ROUTEINFO_BY_TOPIC || !ok || len(topic) == 0 || !h.ext.only("topic", "acceptStandardJsonOnly") {
+		return q, false
+	}
+	q.Topic = string(topic)
+	if accept, given := h.ext.get("acceptStandardJsonOnly"); given {
+		switch string(accept) {
+		case "true":
+			q.AcceptStandardJSONOnly = true
+		case "false":
+		default:
+			return q, false
+		}
+	}
+	return q, true
+}
+
+// heartbeat is the broker of a BROKER_HEARTBEAT header the fast path takes.
+func (h *fastHeader) heartbeat() (cluster, addr string, ok bool) {
+	c, ok1 := h.ext.get("clusterName")
+	a, ok2 := h.ext.get("brokerAddr")
+	n, ok3 := h.ext.get("brokerName")
+	if h.code != BROKER_HEARTBEAT || !ok1 || !ok2 || !ok3 || len(c) == 0 || len(a) == 0 || len(n) == 0 ||
+		!h.ext.only("clusterName", "brokerAddr", "brokerName") {
+		return "", "", false
+	}
+	return string(c), string(a), true
+}
+
+// maxFastExtFields bounds the ext fields a fast-path header may carry.
+const maxFastExtFields = 4
+
+// fastExtFields are a header's ext fields, as read: keys and (unescaped)
+// values alias the frame or a fresh buffer.
+type fastExtFields struct {
+	n           int
+	keys, value [maxFastExtFields][]byte
+}
+
+// get returns the value of key and whether it was there.
+func (f *fastExtFields) get(key string) ([]byte, bool) {
+	for i := range f.n {
+		if string(f.keys[i]) == key {
+			return f.value[i], true
+		}
+	}
+	return nil, false
+}
+
+// only says whether every key is one of allowed.
+func (f *fastExtFields) only(allowed ...string) bool {
+	for i := range f.n {
+		found := false
+		for _, a := range allowed {
+			if string(f.keys[i]) == a {
+				found = true
+				break
+			}
+		}
+		if !found {
+			return false
+		}
+	}
+	return true
+}
+
+// readFastExtFields reads an extFields object of at most maxFastExtFields
+// string values.
+func (s *jsonScanner) readFastExtFields(f *fastExtFields) bool {
 	if !s.consume('{') {
 		return false
 	}
@@ -175,7 +263,7 @@ func (s *jsonScanner) fastRouteExtFields(q *FastRouteQuery) bool {
 		s.skipSpace()
 		key, err := s.readStringBytes()
 		s.skipSpace()
-		if err != nil || !s.consume(':') {
+		if err != nil || !s.consume(':') || f.n == maxFastExtFields {
 			return false
 		}
 		s.skipSpace()
@@ -183,20 +271,7 @@ func (s *jsonScanner) fastRouteExtFields(q *FastRouteQuery) bool {
 		if err != nil {
 			return false
 		}
-		switch string(key) {
-		case "topic":
-			q.Topic = string(value)
-		case "acceptStandardJsonOnly":
-			switch string(value) {
-			case "true":
-				q.AcceptStandardJSONOnly = true
-			case "false":
-				q.AcceptStandardJSONOnly = false
-			default:
-				return false
-			}
-		default:
-			return false
-		}
+		f.keys[f.n], f.value[f.n] = key, value
+		f.n++
 	}
 }

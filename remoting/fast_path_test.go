@@ -18,6 +18,7 @@ func fastServer(t *testing.T, fast bool, fastAnswers *atomic.Int32) *Server {
 			resp.Body = routeBody(req.ExtFields["topic"])
 			return resp
 		})
+		s.Handle(BROKER_HEARTBEAT, func(_ *Conn, req *Command) *Command { return NewResponse(req, SUCCESS, "") })
 		if fast {
 			s.HandleFastRoute(func(q FastRouteQuery, dst []byte) ([]byte, bool) {
 				if q.Topic == "declined" {
@@ -25,6 +26,10 @@ func fastServer(t *testing.T, fast bool, fastAnswers *atomic.Int32) *Server {
 				}
 				fastAnswers.Add(1)
 				return append(dst, routeBody(q.Topic)...), true
+			})
+			s.HandleFastHeartbeat(func(cluster, addr string) bool {
+				fastAnswers.Add(1)
+				return cluster == "c"
 			})
 		}
 	})
@@ -50,6 +55,8 @@ func TestFastRouteAnswersTheSameBytesAsTheNormalPath(t *testing.T) {
 	binary := NewRequest(GET_ROUTEINFO_BY_TOPIC, map[string]string{"topic": "T5"}, nil)
 	binary.SerializeType = ROCKETMQ
 	requests["binary"] = binary
+	requests["heartbeat"] = NewRequest(BROKER_HEARTBEAT, map[string]string{"clusterName": "c", "brokerAddr": "a", "brokerName": "b"}, nil)
+	requests["declined heartbeat"] = NewRequest(BROKER_HEARTBEAT, map[string]string{"clusterName": "other", "brokerAddr": "a", "brokerName": "b"}, nil)
 	oneway := NewRequest(GET_ROUTEINFO_BY_TOPIC, map[string]string{"topic": "T6"}, nil)
 	oneway.MarkOneway()
 
@@ -74,20 +81,22 @@ func TestFastRouteAnswersTheSameBytesAsTheNormalPath(t *testing.T) {
 	if got := fast.read(); got.Opaque != plain.Opaque {
 		t.Fatalf("answer after a one-way request: %+v", got)
 	}
-	// plain, accept standard and escaped topic three times each, then the last plain
-	if n := fastCount.Load(); n != 3*3+1 || none.Load() != 0 {
-		t.Fatalf("%d answers on the fast path, want 10", n)
+	// plain, accept standard, escaped topic and both heartbeats (the declined
+	// one counted too) three times each, then the last plain
+	if n := fastCount.Load(); n != 3*5+1 || none.Load() != 0 {
+		t.Fatalf("%d answers on the fast path, want 16", n)
 	}
 }
 
-func TestFastRouteHeaderScanTakesOnlyPlainRouteQueries(t *testing.T) {
+func TestFastHeaderScanTakesOnlyPlainRouteQueriesAndHeartbeats(t *testing.T) {
 	accepted := []string{
 		`{"code":105,"extFields":{"topic":"T"},"flag":0,"language":"JAVA","opaque":5,"serializeTypeCurrentRPC":"JSON","version":479}`,
 		` { "opaque" : 5 , "code" : 105 , "extFields" : { "topic" : "T" , "acceptStandardJsonOnly" : "false" } } `,
 	}
 	for _, header := range accepted {
-		h, ok := scanFastRouteHeader([]byte(header))
-		if !ok || h.opaque != 5 || h.query.Topic != "T" {
+		h, ok := scanFastHeader([]byte(header))
+		q, isRoute := h.routeQuery()
+		if !ok || !isRoute || h.opaque != 5 || q.Topic != "T" {
 			t.Errorf("%s: %+v %v", header, h, ok)
 		}
 	}
@@ -108,8 +117,24 @@ func TestFastRouteHeaderScanTakesOnlyPlainRouteQueries(t *testing.T) {
 		``,
 	}
 	for _, header := range refused {
-		if h, ok := scanFastRouteHeader([]byte(header)); ok {
+		h, ok := scanFastHeader([]byte(header))
+		if _, isRoute := h.routeQuery(); ok && isRoute {
 			t.Errorf("%s: taken: %+v", header, h)
+		}
+	}
+	heartbeats := map[string]bool{
+		`{"code":904,"extFields":{"brokerAddr":"a","brokerName":"b","clusterName":"c"},"flag":0,"opaque":1}`: true,
+		`{"code":904,"extFields":{"brokerAddr":"a","brokerName":"b"},"flag":0,"opaque":1}`:                   false,
+		`{"code":904,"extFields":{"brokerAddr":"a","brokerName":"b","clusterName":""},"opaque":1}`:           false,
+		`{"code":904,"extFields":{"brokerAddr":"a","brokerName":"b","clusterName":"c","x":"y"},"opaque":1}`:  false,
+		`{"code":105,"extFields":{"brokerAddr":"a","brokerName":"b","clusterName":"c"},"opaque":1}`:          false,
+		`{"code":904,"extFields":{"a":"1","b":"2","c":"3","d":"4","e":"5"},"opaque":1}`:                      false,
+	}
+	for header, want := range heartbeats {
+		h, ok := scanFastHeader([]byte(header))
+		cluster, addr, isHeartbeat := h.heartbeat()
+		if got := ok && isHeartbeat; got != want || got && (cluster != "c" || addr != "a") {
+			t.Errorf("%s: heartbeat %v (%q %q), want %v", header, got, cluster, addr, want)
 		}
 	}
 }
