@@ -94,6 +94,7 @@ func (ns *NameServer) registerHandlers() {
 	}
 	ns.server.HandleFastRoute(ns.fastRoute)
 	ns.server.HandleFastHeartbeat(ns.fastHeartbeat)
+	ns.server.HandleFastDataVersion(ns.fastDataVersion)
 }
 
 // success answers code 0 with no remark.

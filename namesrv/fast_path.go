@@ -28,3 +28,22 @@ func (ns *NameServer) fastHeartbeat(cluster, addr string) bool {
 	ns.routes.Heartbeat(cluster, addr, time.Now())
 	return true
 }
+
+// fastDataVersion is queryDataVersion for the fast path: the same decode of
+// the broker's data version, the same refresh and comparison, the stored
+// version as the answer's body.
+func (ns *NameServer) fastDataVersion(cluster, addr string, body, dst []byte) ([]byte, bool, bool) {
+	var given *route.DataVersion
+	if len(body) > 0 {
+		dv, err := route.DecodeDataVersion(body)
+		if err != nil {
+			return dst, false, false // the normal path answers the error
+		}
+		given = &dv
+	}
+	changed, stored := ns.routes.QueryDataVersion(cluster, addr, given, time.Now())
+	if stored != nil {
+		dst = route.EncodeDataVersion(dst, *stored)
+	}
+	return dst, changed, true
+}

@@ -6,6 +6,7 @@ import (
 
 	"github.com/gonamesrv/gonamesrv/internal/nstest"
 	"github.com/gonamesrv/gonamesrv/remoting"
+	"github.com/gonamesrv/gonamesrv/route"
 )
 
 // TestFastRouteAnswersLikeTheHandler: a plain route query (the fast path)
@@ -73,4 +74,40 @@ func TestFastHeartbeatAnswersLikeTheHandler(t *testing.T) {
 	if fast, normal := answer(false), answer(true); !bytes.Equal(fast, normal) {
 		t.Fatalf("fast path\n%q\nhandler\n%q", fast, normal)
 	}
+}
+
+// TestFastDataVersionAnswersLikeTheHandler: QUERY_DATA_VERSION with the
+// stored version, another one, none, and of an unknown broker: the fast
+// path and the handler write the same bytes.
+func TestFastDataVersionAnswersLikeTheHandler(t *testing.T) {
+	s := startServer(t, nil)
+	nstest.Register(t, s.client, nstest.BrokerAMaster)
+	raw := dialRaw(t, s.addr())
+	b := nstest.BrokerAMaster
+	stored := route.EncodeDataVersion(nil, b.Version)
+	other := route.EncodeDataVersion(nil, route.DataVersion{Counter: 99, Timestamp: 1})
+	for _, tc := range []struct {
+		name, addr string
+		body       []byte
+	}{{"same version", b.Addr, stored}, {"other version", b.Addr, other}, {"no body", b.Addr, nil}, {"unknown broker", "10.9.9.9:1", stored}} {
+		answer := func(extra bool) []byte {
+			ext := map[string]string{"clusterName": b.Cluster, "brokerAddr": tc.addr, "brokerName": b.Name, "brokerId": "0"}
+			if extra {
+				ext["lo"] = "x"
+			}
+			resp := raw.invoke(remoting.NewRequest(remoting.QUERY_DATA_VERSION, ext, tc.body), 9)
+			nstest.MustCode(t, resp, remoting.SUCCESS)
+			frame, err := remoting.Encode(resp)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return frame
+		}
+		if fast, normal := answer(false), answer(true); !bytes.Equal(fast, normal) {
+			t.Fatalf("%s: fast path\n%q\nhandler\n%q", tc.name, fast, normal)
+		}
+	}
+	bad := raw.invoke(remoting.NewRequest(remoting.QUERY_DATA_VERSION, map[string]string{"clusterName": b.Cluster,
+		"brokerAddr": b.Addr, "brokerName": b.Name, "brokerId": "0"}, []byte("not json")), 10)
+	nstest.MustCode(t, bad, remoting.SYSTEM_ERROR)
 }

@@ -43,11 +43,34 @@ type FastHeartbeatHandler func(cluster, addr string) bool
 // normal path writes.
 func (s *Server) HandleFastHeartbeat(h FastHeartbeatHandler) { s.fastHeartbeat.Store(&h) }
 
-// fastRouteAnswer is the header of a SUCCESS answer without ext fields, cut
-// around the opaque's digits (built once from the normal encoder).
-var fastRouteAnswer = func() (parts struct{ head, tail []byte }) {
+// FastDataVersionHandler answers a QUERY_DATA_VERSION of the broker at addr
+// in cluster whose body (the broker's data version, maybe empty) is given:
+// it appends the answer's body to dst and says whether the version
+// changed, or ok false to leave the request to the normal path.
+type FastDataVersionHandler func(cluster, addr string, body, dst []byte) (answer []byte, changed, ok bool)
+
+// HandleFastDataVersion installs h for QUERY_DATA_VERSION requests whose
+// JSON header carries the ext fields brokerName, brokerAddr, clusterName
+// and a numeric brokerId and nothing unusual (see HandleFastRoute); the
+// answer is the SUCCESS with ext field changed that the normal path writes.
+func (s *Server) HandleFastDataVersion(h FastDataVersionHandler) { s.fastDataVersion.Store(&h) }
+
+// answerHeader is the header of a SUCCESS answer, cut around the opaque's
+// digits (built once from the normal encoder).
+type answerHeader struct{ head, tail []byte }
+
+// Answer headers of the fast path: no ext fields, and changed false / true.
+var (
+	fastPlainAnswer   = cutAnswerHeader(nil)
+	fastChangedAnswer = [2]answerHeader{
+		cutAnswerHeader(map[string]string{"changed": "false"}), cutAnswerHeader(map[string]string{"changed": "true"}),
+	}
+)
+
+func cutAnswerHeader(ext map[string]string) answerHeader {
 	const sentinel = 987654321
 	resp := NewResponse(&Command{SerializeType: JSON, Opaque: sentinel}, SUCCESS, "")
+	resp.ExtFields = ext
 	resp.MarkResponse()
 	frame, err := Encode(resp)
 	if err != nil {
@@ -55,17 +78,16 @@ var fastRouteAnswer = func() (parts struct{ head, tail []byte }) {
 	}
 	digits := strconv.AppendInt(nil, sentinel, 10)
 	at := bytes.Index(frame, digits)
-	parts.head, parts.tail = frame[frameLengthSize+headerWordSize:at], frame[at+len(digits):]
-	return parts
-}()
+	return answerHeader{head: frame[frameLengthSize+headerWordSize : at], tail: frame[at+len(digits):]}
+}
 
 // fastFrame answers the next frame of gnetConn on the fast path when it is
 // a route query or a heartbeat the fast path takes, appending the answer
 // frame to out;
 // handled false leaves the frame untouched for the normal path.
 func (s *Server) fastFrame(conn *Conn, gnetConn gnet.Conn, out []byte) (_ []byte, handled bool) {
-	route, heartbeat := s.fastRoute.Load(), s.fastHeartbeat.Load()
-	if route == nil && heartbeat == nil || conn.assembly != nil || s.goingAway.Load() {
+	route, heartbeat, dataVersion := s.fastRoute.Load(), s.fastHeartbeat.Load(), s.fastDataVersion.Load()
+	if route == nil && heartbeat == nil && dataVersion == nil || conn.assembly != nil || s.goingAway.Load() {
 		return out, false
 	}
 	buffered := gnetConn.InboundBuffered()
@@ -78,42 +100,78 @@ func (s *Server) fastFrame(conn *Conn, gnetConn gnet.Conn, out []byte) (_ []byte
 	}
 	total := frameLengthSize + int(binary.BigEndian.Uint32(head))
 	word := binary.BigEndian.Uint32(head[frameLengthSize:])
-	headerLength := int(word & maxHeaderLength)
-	// no body, JSON, whole in the buffer, below the large-frame size
-	if SerializeType(word>>24) != JSON || total != frameLengthSize+headerWordSize+headerLength ||
-		total > buffered || total >= largeFrameSize {
+	headerEnd := frameLengthSize + headerWordSize + int(word&maxHeaderLength)
+	// JSON, whole in the buffer, below the large-frame size
+	if SerializeType(word>>24) != JSON || headerEnd > total || total > buffered || total >= largeFrameSize {
 		return out, false
 	}
 	frame, err := gnetConn.Peek(total)
 	if err != nil {
 		return out, false
 	}
-	header, ok := scanFastHeader(frame[frameLengthSize+headerWordSize:])
+	header, ok := scanFastHeader(frame[frameLengthSize+headerWordSize : headerEnd])
 	if !ok {
 		return out, false
 	}
-	var answer func(dst []byte) ([]byte, bool)
-	if q, isRoute := header.routeQuery(); isRoute && route != nil {
-		answer = func(dst []byte) ([]byte, bool) { return (*route)(q, dst) }
-	} else if cluster, addr, isHeartbeat := header.heartbeat(); isHeartbeat && heartbeat != nil {
-		answer = func(dst []byte) ([]byte, bool) { return dst, (*heartbeat)(cluster, addr) }
-	} else {
+	body := frame[headerEnd:]
+	answerHead := &fastPlainAnswer
+	var answerBody []byte
+	switch {
+	case header.code == GET_ROUTEINFO_BY_TOPIC && route != nil && len(body) == 0:
+		q, isRoute := header.routeQuery()
+		if !isRoute {
+			return out, false
+		}
+		start := len(out)
+		out = appendAnswerHeader(out, answerHead, header.opaque)
+		bodyStart := len(out)
+		if out, ok = (*route)(q, out); !ok {
+			return out[:start], false
+		}
+		return finishFast(gnetConn, out, start, bodyStart, total), true
+	case header.code == BROKER_HEARTBEAT && heartbeat != nil && len(body) == 0:
+		cluster, addr, isHeartbeat := header.heartbeat()
+		if !isHeartbeat || !(*heartbeat)(cluster, addr) {
+			return out, false
+		}
+	case header.code == QUERY_DATA_VERSION && dataVersion != nil:
+		cluster, addr, isQuery := header.brokerIdentity()
+		if !isQuery {
+			return out, false
+		}
+		var changed bool
+		if answerBody, changed, ok = (*dataVersion)(cluster, addr, body, nil); !ok {
+			return out, false
+		}
+		answerHead = &fastChangedAnswer[0]
+		if changed {
+			answerHead = &fastChangedAnswer[1]
+		}
+	default:
 		return out, false
 	}
 	start := len(out)
+	out = appendAnswerHeader(out, answerHead, header.opaque)
+	bodyStart := len(out)
+	return finishFast(gnetConn, append(out, answerBody...), start, bodyStart, total), true
+}
+
+// appendAnswerHeader appends the length words (patched by finishFast) and
+// the answer header with opaque.
+func appendAnswerHeader(out []byte, h *answerHeader, opaque int32) []byte {
 	out = append(out, 0, 0, 0, 0, 0, 0, 0, 0)
-	out = append(out, fastRouteAnswer.head...)
-	out = strconv.AppendInt(out, int64(header.opaque), 10)
-	out = append(out, fastRouteAnswer.tail...)
-	headerEnd := len(out)
-	out, ok = answer(out)
-	if !ok {
-		return out[:start], false
-	}
+	out = append(out, h.head...)
+	out = strconv.AppendInt(out, int64(opaque), 10)
+	return append(out, h.tail...)
+}
+
+// finishFast patches the length words of the answer frame that starts at
+// start, its body at bodyStart, and drops the request of requestSize bytes.
+func finishFast(gnetConn gnet.Conn, out []byte, start, bodyStart, requestSize int) []byte {
 	binary.BigEndian.PutUint32(out[start:], uint32(len(out)-start-frameLengthSize))
-	binary.BigEndian.PutUint32(out[start+frameLengthSize:], uint32(JSON)<<24|uint32(headerEnd-start-frameLengthSize-headerWordSize))
-	_, _ = gnetConn.Discard(total)
-	return out, true
+	binary.BigEndian.PutUint32(out[start+frameLengthSize:], uint32(JSON)<<24|uint32(bodyStart-start-frameLengthSize-headerWordSize))
+	_, _ = gnetConn.Discard(requestSize)
+	return out
 }
 
 // fastHeader is what the fast path reads of a request header.
@@ -195,6 +253,23 @@ func (h *fastHeader) routeQuery() (FastRouteQuery, bool) {
 		}
 	}
 	return q, true
+}
+
+// brokerIdentity is the broker of a QUERY_DATA_VERSION header the fast path
+// takes: every field of the handler's header present, brokerId a number.
+func (h *fastHeader) brokerIdentity() (cluster, addr string, ok bool) {
+	c, ok1 := h.ext.get("clusterName")
+	a, ok2 := h.ext.get("brokerAddr")
+	n, ok3 := h.ext.get("brokerName")
+	id, ok4 := h.ext.get("brokerId")
+	if !ok1 || !ok2 || !ok3 || !ok4 || len(c) == 0 || len(a) == 0 || len(n) == 0 ||
+		!h.ext.only("clusterName", "brokerAddr", "brokerName", "brokerId") {
+		return "", "", false
+	}
+	if _, err := strconv.ParseInt(string(id), 10, 64); err != nil {
+		return "", "", false
+	}
+	return string(c), string(a), true
 }
 
 // heartbeat is the broker of a BROKER_HEARTBEAT header the fast path takes.

@@ -2,6 +2,7 @@ package remoting
 
 import (
 	"bytes"
+	"strconv"
 	"sync/atomic"
 	"testing"
 )
@@ -19,6 +20,12 @@ func fastServer(t *testing.T, fast bool, fastAnswers *atomic.Int32) *Server {
 			return resp
 		})
 		s.Handle(BROKER_HEARTBEAT, func(_ *Conn, req *Command) *Command { return NewResponse(req, SUCCESS, "") })
+		s.Handle(QUERY_DATA_VERSION, func(_ *Conn, req *Command) *Command {
+			resp := NewResponse(req, SUCCESS, "")
+			resp.ExtFields = map[string]string{"changed": strconv.FormatBool(len(req.Body) == 0)}
+			resp.Body = req.Body
+			return resp
+		})
 		if fast {
 			s.HandleFastRoute(func(q FastRouteQuery, dst []byte) ([]byte, bool) {
 				if q.Topic == "declined" {
@@ -30,6 +37,10 @@ func fastServer(t *testing.T, fast bool, fastAnswers *atomic.Int32) *Server {
 			s.HandleFastHeartbeat(func(cluster, addr string) bool {
 				fastAnswers.Add(1)
 				return cluster == "c"
+			})
+			s.HandleFastDataVersion(func(_, _ string, body, dst []byte) ([]byte, bool, bool) {
+				fastAnswers.Add(1)
+				return append(dst, body...), len(body) == 0, true
 			})
 		}
 	})
@@ -56,6 +67,9 @@ func TestFastRouteAnswersTheSameBytesAsTheNormalPath(t *testing.T) {
 	binary.SerializeType = ROCKETMQ
 	requests["binary"] = binary
 	requests["heartbeat"] = NewRequest(BROKER_HEARTBEAT, map[string]string{"clusterName": "c", "brokerAddr": "a", "brokerName": "b"}, nil)
+	identity := map[string]string{"clusterName": "c", "brokerAddr": "a", "brokerName": "b", "brokerId": "0"}
+	requests["data version"] = NewRequest(QUERY_DATA_VERSION, identity, []byte(`{"counter":1}`))
+	requests["data version without body"] = NewRequest(QUERY_DATA_VERSION, identity, nil)
 	requests["declined heartbeat"] = NewRequest(BROKER_HEARTBEAT, map[string]string{"clusterName": "other", "brokerAddr": "a", "brokerName": "b"}, nil)
 	oneway := NewRequest(GET_ROUTEINFO_BY_TOPIC, map[string]string{"topic": "T6"}, nil)
 	oneway.MarkOneway()
@@ -81,10 +95,10 @@ func TestFastRouteAnswersTheSameBytesAsTheNormalPath(t *testing.T) {
 	if got := fast.read(); got.Opaque != plain.Opaque {
 		t.Fatalf("answer after a one-way request: %+v", got)
 	}
-	// plain, accept standard, escaped topic and both heartbeats (the declined
-	// one counted too) three times each, then the last plain
-	if n := fastCount.Load(); n != 3*5+1 || none.Load() != 0 {
-		t.Fatalf("%d answers on the fast path, want 16", n)
+	// plain, accept standard, escaped topic, both heartbeats (the declined
+	// one counted too) and both data versions three times each, then the last plain
+	if n := fastCount.Load(); n != 3*7+1 || none.Load() != 0 {
+		t.Fatalf("%d answers on the fast path, want 22", n)
 	}
 }
 

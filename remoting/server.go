@@ -87,6 +87,8 @@ type Server struct {
 	// on the event loop (fast_path.go).
 	fastRoute     atomic.Pointer[FastRouteHandler]
 	fastHeartbeat atomic.Pointer[FastHeartbeatHandler]
+	// fastDataVersion answers plain QUERY_DATA_VERSION requests likewise.
+	fastDataVersion atomic.Pointer[FastDataVersionHandler]
 
 	engine  gnet.Engine
 	addr    net.Addr

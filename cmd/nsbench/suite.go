@@ -122,7 +122,7 @@ func suiteCommands(o *options) []string {
 		"make bench            # all of the below",
 		"# or step by step:",
 		"go build -o bin/ ./cmd/namesrv ./cmd/nsbench",
-		"go test -run '^$' -bench . -benchmem ./remoting/ ./route/ > /tmp/gobench.txt",
+		"go test -run '^$' -bench . -skip BenchmarkScale -benchmem ./remoting/ ./route/ > /tmp/gobench.txt",
 		fmt.Sprintf("bin/nsbench suite -namesrv %s -gobench /tmp/gobench.txt -out %s -svg %s", o.namesrvBin, o.markdownPath, o.svgPath),
 		"# one mode at a time, e.g. route queries at three loads against both servers:",
 		"bin/nsbench route -loads 1x1,64x1,64x8 -svg /tmp/route.svg",

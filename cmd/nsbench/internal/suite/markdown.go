@@ -165,7 +165,7 @@ func writeGoBench(b *strings.Builder, output string) {
 	if strings.TrimSpace(output) == "" {
 		return
 	}
-	b.WriteString("## In-process benchmarks\n\n`go test -run '^$' -bench . -benchmem ./remoting/ ./route/` (no network, same run):\n\n```text\n")
+	b.WriteString("## In-process benchmarks\n\n`go test -run '^$' -bench . -skip BenchmarkScale -benchmem ./remoting/ ./route/` (no network, same run):\n\n```text\n")
 	b.WriteString(strings.TrimSpace(output))
 	b.WriteString("\n```\n\n")
 }
