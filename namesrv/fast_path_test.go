@@ -9,6 +9,19 @@ import (
 	"github.com/gonamesrv/gonamesrv/route"
 )
 
+// successFrame sends req (opaque 42), expects SUCCESS and returns the
+// answer encoded again, to compare two answers byte for byte.
+func successFrame(t *testing.T, raw *rawConn, req *remoting.Command) []byte {
+	t.Helper()
+	resp := raw.invoke(req, 42)
+	nstest.MustCode(t, resp, remoting.SUCCESS)
+	frame, err := remoting.Encode(resp)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return frame
+}
+
 // TestFastRouteAnswersLikeTheHandler: a plain route query (the fast path)
 // and the same query with one more ext field (which the fast path leaves to
 // getRouteInfoByTopic) get the same answer, byte for byte, in both JSON
@@ -35,13 +48,7 @@ func TestFastRouteAnswersLikeTheHandler(t *testing.T) {
 			}
 			req := remoting.NewRequest(remoting.GET_ROUTEINFO_BY_TOPIC, ext, nil)
 			req.Language, req.Version = remoting.JAVA, tc.version
-			resp := raw.invoke(req, 42)
-			nstest.MustCode(t, resp, remoting.SUCCESS)
-			frame, err := remoting.Encode(resp)
-			if err != nil {
-				t.Fatal(err)
-			}
-			return frame
+			return successFrame(t, raw, req)
 		}
 		if fast, normal := query(false), query(true); !bytes.Equal(fast, normal) {
 			t.Fatalf("version %d %v: fast path\n%s\nhandler\n%s", tc.version, tc.ext, fast, normal)
@@ -63,13 +70,7 @@ func TestFastHeartbeatAnswersLikeTheHandler(t *testing.T) {
 		if extra {
 			ext["lo"] = "x"
 		}
-		resp := raw.invoke(remoting.NewRequest(remoting.BROKER_HEARTBEAT, ext, nil), 7)
-		nstest.MustCode(t, resp, remoting.SUCCESS)
-		frame, err := remoting.Encode(resp)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return frame
+		return successFrame(t, raw, remoting.NewRequest(remoting.BROKER_HEARTBEAT, ext, nil))
 	}
 	if fast, normal := answer(false), answer(true); !bytes.Equal(fast, normal) {
 		t.Fatalf("fast path\n%q\nhandler\n%q", fast, normal)
@@ -95,13 +96,7 @@ func TestFastDataVersionAnswersLikeTheHandler(t *testing.T) {
 			if extra {
 				ext["lo"] = "x"
 			}
-			resp := raw.invoke(remoting.NewRequest(remoting.QUERY_DATA_VERSION, ext, tc.body), 9)
-			nstest.MustCode(t, resp, remoting.SUCCESS)
-			frame, err := remoting.Encode(resp)
-			if err != nil {
-				t.Fatal(err)
-			}
-			return frame
+			return successFrame(t, raw, remoting.NewRequest(remoting.QUERY_DATA_VERSION, ext, tc.body))
 		}
 		if fast, normal := answer(false), answer(true); !bytes.Equal(fast, normal) {
 			t.Fatalf("%s: fast path\n%q\nhandler\n%q", tc.name, fast, normal)
