@@ -47,3 +47,13 @@ run:
 lint:
 	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt needed: $$out"; exit 1; fi
 	$(GO) vet ./...
+
+# The figures at scale (100,000 topics on 1,000 brokers, the big lists, the
+# expiry of 100 brokers, a 60,000-topic body, many client connections): a few
+# minutes, not part of test/CI. Writes its own section of docs/performance.md
+# (make bench keeps it).
+.PHONY: bench-scale
+bench-scale:
+	$(GO) build -o $(BIN)/ ./cmd/namesrv ./cmd/nsbench
+	$(GO) test -run '^$$' -bench Scale -benchtime 3x ./route/ | tee $(BIN)/scale-gobench.txt
+	$(BIN)/nsbench scale -namesrv $(BIN)/namesrv -loads 4x1 -gobench $(BIN)/scale-gobench.txt -out docs/performance.md

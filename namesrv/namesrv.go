@@ -98,7 +98,8 @@ func New(settings *config.Settings, log *logrus.Entry) (*NameServer, error) {
 	srvCfg.SocketSendBuffer, srvCfg.SocketRecvBuffer = cfg.ServerSocketSndBufSize, cfg.ServerSocketRcvBufSize
 	srvCfg.SlowWorkers = cfg.DefaultThreadPoolNums
 	srvCfg.SlowQueue = cfg.DefaultThreadPoolQueueCapacity
-	srvCfg.Pools = map[string]remoting.PoolSize{adminPool: {Workers: adminPoolWorkers, Queue: adminPoolQueue}}
+	srvCfg.Pools = map[string]remoting.PoolSize{adminPool: {Workers: adminPoolWorkers, Queue: adminPoolQueue},
+		listPool: {Workers: listPoolWorkers, Queue: listPoolQueue}}
 	srvCfg.Logger = log.WithField("component", "remoting")
 	srvCfg.TLS = tlsOptions(cfg)
 	ns.server = remoting.NewServer(srvCfg)

@@ -112,11 +112,18 @@ func (w *unregisterWorker) applyPending() {
 	w.mu.Unlock()
 	w.counted(metrics.CauseRequest, len(requests)) // applied below
 
-	for _, c := range closed {
-		removed := w.routes.ConnectionClosed(c.id)
+	if len(closed) > 0 {
+		// One write for every close of the batch: a cluster that drops at
+		// once costs one copy of the tables, not one per broker.
+		ids := make([]route.ConnID, len(closed))
+		peers := make(map[route.ConnID]string, len(closed))
+		for i, c := range closed {
+			ids[i], peers[c.id] = c.id, c.peer
+		}
+		removed := w.routes.ConnectionsClosed(ids)
 		for _, b := range removed {
 			w.log.WithFields(logrus.Fields{"cluster": b.ClusterName, "brokerName": b.BrokerName,
-				"brokerAddr": b.BrokerAddr, "peer": c.peer}).Info("broker connection closed, broker removed")
+				"brokerAddr": b.BrokerAddr, "peer": peers[b.Conn]}).Info("broker connection closed, broker removed")
 		}
 		w.notifier.sendRemoved(removed)
 		w.counted(metrics.CauseConnClose, len(removed))

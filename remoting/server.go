@@ -101,6 +101,12 @@ type Server struct {
 	acceptDone chan struct{}
 	acceptOnce sync.Once
 	acceptLog  overloadLog
+	// fastRoute and fastHeartbeat answer plain route queries and heartbeats
+	// on the event loop (fast_path.go).
+	fastRoute     atomic.Pointer[FastRouteHandler]
+	fastHeartbeat atomic.Pointer[FastHeartbeatHandler]
+	// fastDataVersion answers plain QUERY_DATA_VERSION requests likewise.
+	fastDataVersion atomic.Pointer[FastDataVersionHandler]
 
 	engine gnet.Engine
 	// netLn serves the port instead of gnet when TLS is on (netlistener.go).

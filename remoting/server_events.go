@@ -106,6 +106,10 @@ func (h *eventHandler) OnTraffic(gnetConn gnet.Conn) gnet.Action {
 	out := conn.outBuffer[:0]
 	action := gnet.None
 	for !s.outputBlocked(conn, gnetConn, len(out)) {
+		if answered, ok := s.fastFrame(conn, gnetConn, out); ok {
+			out = answered
+			continue
+		}
 		request, err := s.nextFrame(conn, gnetConn)
 		if err != nil {
 			s.logBadInput(conn, err)

@@ -1,7 +1,6 @@
 package route
 
 import (
-	"slices"
 	"strings"
 
 	log "github.com/sirupsen/logrus"
@@ -12,26 +11,7 @@ import (
 // them. It is fenced by connection identity: a broker that registered again
 // over a new connection is not touched by the old connection's close.
 func (m *Manager) ConnectionClosed(conn ConnID) []RemovedBroker {
-	m.mu.Lock()
-	defer m.unlock()
-	keys := make([]brokerAddrInfo, 0, len(m.connBrokers[conn]))
-	for key := range m.connBrokers[conn] {
-		keys = append(keys, key)
-	}
-	if len(keys) == 0 {
-		return nil
-	}
-	slices.SortFunc(keys, compareAddrInfo)
-	t := m.begin()
-	entries := make([]*liveBroker, 0, len(keys))
-	for _, key := range keys {
-		if entry, ok := t.view().live.get(key); ok && entry.conn == conn {
-			entries = append(entries, entry)
-		}
-	}
-	removed := m.removeLiveBrokers(t, entries)
-	t.commit()
-	return removed
+	return m.ConnectionsClosed([]ConnID{conn})
 }
 
 // removeLiveBrokers unregisters the brokers of the given live entries, each

@@ -56,6 +56,12 @@ func run(args []string, stdout, stderr io.Writer) int {
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
 	defer stop()
 	log := newLogger(stderr)
+	stopProfile, err := startCPUProfile(opts.selfProfile)
+	if err != nil {
+		log.WithError(err).Error("load generator cpu profile")
+		return 1
+	}
+	defer stopProfile()
 	if err := m.run(ctx, opts, stdout, log); err != nil {
 		log.WithError(err).Error("nsbench " + args[0] + " failed")
 		return 1

@@ -68,13 +68,15 @@ var modes = map[string]mode{
 	"jmh-route": measuringMode("Java JMH shape: 4x8 brokers, 10,000 topics per cluster; route latency alone, then while every broker re-registers after 0-100 ms",
 		func(e *scenario.Env, o *options) (scenario.Result, error) {
 			loads, _ := parseLoads(o.loads)
-			return scenario.JMH(e, loads[0], scenario.JMHParts{Storm: true})
+			return scenario.JMH(e, loads[0], scenario.JMHParts{Storm: true, Rounds: o.stormRounds})
 		}),
 	"jmh-register": measuringMode("Java JMH shape: the 32 brokers re-register flat out, route latency measured meanwhile",
 		func(e *scenario.Env, o *options) (scenario.Result, error) {
 			loads, _ := parseLoads(o.loads)
 			return scenario.JMH(e, loads[0], scenario.JMHParts{FlatOut: true})
 		}),
+	"scale": {summary: "100 clusters x 10 brokers, 100,000 topics: memory, cold registration, routes quiet and while all re-register every 30 s, the big lists, 100 brokers expiring, a 60,000-topic body whole, compressed and split, 50,000 clients; -out puts it into the page (make bench-scale)",
+		run: runScale},
 	"conns": measuringMode("open -n idle connections and report the server's memory per connection",
 		func(e *scenario.Env, o *options) (scenario.Result, error) {
 			return scenario.Conns(e, o.idleConns)
@@ -112,10 +114,14 @@ func printUsage(w io.Writer) {
 	}
 }
 
+// fileLimitMargin is the descriptors wanted beyond the connections a mode
+// opens: broker connections, pipes, files.
+const fileLimitMargin = 10000
+
 // newEnv raises the open-file limit (inherited by the servers it starts) and
 // builds the scenario environment for the flags.
 func newEnv(ctx context.Context, o *options, log *logrus.Entry) (*scenario.Env, error) {
-	if limit, err := proc.RaiseOpenFileLimit(); err != nil {
+	if limit, err := proc.RaiseOpenFileLimitTo(uint64(max(o.idleConns, o.scaleClients) + fileLimitMargin)); err != nil {
 		log.WithError(err).Warn("cannot raise the open file limit")
 	} else if limit < uint64(o.idleConns+1000) {
 		log.WithField("limit", limit).Warn("open file limit is low for the idle connection test (ulimit -Hn)")
@@ -150,6 +156,7 @@ func newEnv(ctx context.Context, o *options, log *logrus.Entry) (*scenario.Env, 
 }
 
 func newReport(o *options, result scenario.Result) report.Report {
+	report.FillHeadroom(result.Phases)
 	return report.Report{
 		Command: "nsbench " + strings.Join(os.Args[1:], " "),
 		Started: time.Now(),

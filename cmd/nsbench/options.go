@@ -25,10 +25,18 @@ type options struct {
 	interval   time.Duration
 	changed    string
 	idleConns  int
-	jsonOut    bool
-	svgPath    string
-	listen     string
-	cpuProfile string
+	// stormRounds is the number of jmh-route storm rounds per server.
+	stormRounds int
+	// scaleClients and scaleSources: the scale mode's client connections
+	// and the local addresses they come from.
+	scaleClients int
+	scaleSources string
+	jsonOut      bool
+	svgPath      string
+	listen       string
+	cpuProfile   string
+	// selfProfile is where the load generator's own CPU profile goes.
+	selfProfile string
 	// namesrvArgs are extra flags for every NameServer started.
 	namesrvArgs string
 	// senders is where the JMH storm's registrations come from: a niced
@@ -48,16 +56,19 @@ type options struct {
 // defaultOptions are the defaults of a mode: the sizes the issue names.
 func defaultOptions(mode string) *options {
 	o := &options{
-		namesrvBin: "bin/namesrv",
-		against:    "both",
-		warmup:     time.Second,
-		duration:   5 * time.Second,
-		loads:      "64x1,64x8",
-		spec:       load.LayoutSpec{Clusters: 1, BrokersPerCluster: 8, TopicsPerCluster: 100, QueueNums: 8},
-		changed:    "both",
-		idleConns:  10000,
-		listen:     "127.0.0.1:0",
-		senders:    sendersChild,
+		namesrvBin:   "bin/namesrv",
+		against:      "both",
+		warmup:       time.Second,
+		duration:     5 * time.Second,
+		loads:        "64x1,64x8",
+		spec:         load.LayoutSpec{Clusters: 1, BrokersPerCluster: 8, TopicsPerCluster: 100, QueueNums: 8},
+		changed:      "both",
+		idleConns:    10000,
+		stormRounds:  scenario.StormRounds,
+		scaleClients: scenario.ScaleDefaults.Clients,
+		scaleSources: strings.Join(scenario.ScaleDefaults.Sources, ","),
+		listen:       "127.0.0.1:0",
+		senders:      sendersChild,
 	}
 	switch mode {
 	case "register":
@@ -102,6 +113,9 @@ func (o *options) flagSet(mode string, output io.Writer) *flag.FlagSet {
 	fs.DurationVar(&o.interval, "interval", o.interval, "register/mixed: wait before each re-registration (0: flat out)")
 	fs.StringVar(&o.changed, "changed", o.changed, "register: what each registration sends: changed (new version, new table), new-version (same table), unchanged, both (changed and unchanged) or all")
 	fs.IntVar(&o.idleConns, "n", o.idleConns, "conns: idle connections to open")
+	fs.IntVar(&o.scaleClients, "clients", o.scaleClients, "scale: client connections, each querying one route per 30 s")
+	fs.StringVar(&o.scaleSources, "sources", o.scaleSources, "scale: comma-separated local addresses the client connections come from (each has ~28,000 ephemeral ports)")
+	fs.IntVar(&o.stormRounds, "rounds", o.stormRounds, "jmh-route, suite: storm rounds per server, the servers taking turns (the storm target is the median)")
 	fs.BoolVar(&o.jsonOut, "json", o.jsonOut, "print one JSON object instead of the table")
 	fs.StringVar(&o.svgPath, "svg", o.svgPath, "draw route latency percentiles against load into this SVG file")
 	fs.StringVar(&o.listen, "listen", o.listen, "baseline: listen address")
@@ -109,8 +123,9 @@ func (o *options) flagSet(mode string, output io.Writer) *flag.FlagSet {
 	fs.StringVar(&o.senders, "senders", o.senders, "jmh-route, jmh-register: send the registration storm from a child process at nice +10 (child) or from this process, competing with the route clients (local)")
 	fs.StringVar(&o.profileDir, "profile", o.profileDir, "write a CPU profile of every server started into this folder (the NameServer then runs inside nsbench: 'nsbench namesrv')")
 	fs.StringVar(&o.cpuProfile, "cpuprofile", o.cpuProfile, "baseline: write a CPU profile here when stopped")
-	fs.StringVar(&o.goBenchPath, "gobench", o.goBenchPath, "suite: output of 'go test -bench' to include")
-	fs.StringVar(&o.markdownPath, "out", o.markdownPath, "suite: markdown report to write")
+	fs.StringVar(&o.selfProfile, "self-profile", o.selfProfile, "write a CPU profile of this process (the load generator) here")
+	fs.StringVar(&o.goBenchPath, "gobench", o.goBenchPath, "suite, scale: output of 'go test -bench' to include")
+	fs.StringVar(&o.markdownPath, "out", o.markdownPath, "suite: markdown report to write; scale: the page whose scale section is (re)written")
 	fs.StringVar(&o.jsonPath, "json-file", o.jsonPath, "suite: also write the JSON report here")
 	fs.BoolVar(&o.quick, "quick", o.quick, "suite: short phases, for a smoke run (figures are noisy)")
 	o.security.register(fs)
@@ -130,6 +145,9 @@ func (o *options) validate() error {
 	}
 	if o.senders != sendersChild && o.senders != sendersLocal {
 		return fmt.Errorf("-senders %q: want %s or %s", o.senders, sendersChild, sendersLocal)
+	}
+	if o.stormRounds < 1 {
+		return fmt.Errorf("-rounds %d: want at least 1", o.stormRounds)
 	}
 	if o.spec.Clusters <= 0 || o.spec.BrokersPerCluster <= 0 || o.spec.TopicsPerCluster <= 0 {
 		return fmt.Errorf("layout %s: every count must be positive", o.spec)

@@ -54,7 +54,7 @@ func runSuite(ctx context.Context, o *options, stdout io.Writer, log *logrus.Ent
 			return scenario.Register(e, suiteRegisterSpec, 0, registerModes("all"))
 		}},
 		{"jmh shapes", func() (scenario.Result, error) {
-			return scenario.JMH(e, suiteJMHRouteLoad, scenario.JMHParts{Storm: true, FlatOut: true})
+			return scenario.JMH(e, suiteJMHRouteLoad, scenario.JMHParts{Storm: true, FlatOut: true, Rounds: o.stormRounds})
 		}},
 		{"idle connections", func() (scenario.Result, error) { return scenario.Conns(e, idleConns) }},
 	}
@@ -73,13 +73,9 @@ func runSuite(ctx context.Context, o *options, stdout io.Writer, log *logrus.Ent
 	r.Notes = append(r.Notes,
 		fmt.Sprintf("load average before the run %s, after %s (other work on the machine competes for the cores)", loadBefore, proc.LoadAverage()),
 		fmt.Sprintf("each phase: %v warm-up, %v measured", e.Window.Warmup, e.Window.Measure))
-	goBench := ""
-	if o.goBenchPath != "" {
-		raw, err := os.ReadFile(o.goBenchPath)
-		if err != nil {
-			return fmt.Errorf("read go benchmarks: %w", err)
-		}
-		goBench = string(raw)
+	goBench, err := readGoBench(o.goBenchPath)
+	if err != nil {
+		return err
 	}
 	r.Targets = suite.Evaluate(&r, suite.ParseGoBench(goBench), idleConns)
 	return writeSuiteOutputs(stdout, o, &r, goBench)
@@ -102,6 +98,9 @@ func writeSuiteOutputs(stdout io.Writer, o *options, r *report.Report, goBench s
 	}
 	if o.markdownPath != "" {
 		page := suite.Page{Report: r, GoBenchOutput: goBench, ChartFile: chartRef, Commands: suiteCommands(o)}
+		if old, err := os.ReadFile(o.markdownPath); err == nil {
+			page.ScaleSection = suite.ExtractScaleSection(string(old)) // make bench-scale's block stays
+		}
 		if err := writeFile(o.markdownPath, func(w io.Writer) error { return suite.WriteMarkdown(w, page) }); err != nil {
 			return err
 		}
@@ -123,7 +122,7 @@ func suiteCommands(o *options) []string {
 		"make bench            # all of the below",
 		"# or step by step:",
 		"go build -o bin/ ./cmd/namesrv ./cmd/nsbench",
-		"go test -run '^$' -bench . -benchmem ./remoting/ ./route/ > /tmp/gobench.txt",
+		"go test -run '^$' -bench . -skip BenchmarkScale -benchmem ./remoting/ ./route/ > /tmp/gobench.txt",
 		fmt.Sprintf("bin/nsbench suite -namesrv %s -gobench /tmp/gobench.txt -out %s -svg %s", o.namesrvBin, o.markdownPath, o.svgPath),
 		"# one mode at a time, e.g. route queries at three loads against both servers:",
 		"bin/nsbench route -loads 1x1,64x1,64x8 -svg /tmp/route.svg",
@@ -144,4 +143,16 @@ func writeFile(path string, write func(io.Writer) error) error {
 		return fmt.Errorf("close %s: %w", path, err)
 	}
 	return nil
+}
+
+// readGoBench reads the saved output of go test -bench ("" for no file).
+func readGoBench(path string) (string, error) {
+	if path == "" {
+		return "", nil
+	}
+	raw, err := os.ReadFile(path)
+	if err != nil {
+		return "", fmt.Errorf("read go benchmarks: %w", err)
+	}
+	return string(raw), nil
 }

@@ -1,15 +1,21 @@
 // Package baseline is the zero-work server the NameServer is measured
-// against: the same remoting server (gnet event loops, the same frame split
-// and header codec), answering every request with precomputed answers of
-// the size the real NameServer gives for the same seeded data. What the
-// NameServer costs beyond the baseline is the cost of its own work.
+// against: gnet event loops (one per CPU, as the NameServer runs them) and
+// the same framing, answering every request with a precomputed answer of
+// the size the real NameServer gives for the same seeded data, found from
+// the header's bytes (code, opaque, flag, topic) without decoding it, its
+// opaque patched in. What the NameServer costs beyond the baseline is the
+// cost of its own work: header decoding and dispatch included.
 package baseline
 
 import (
 	"context"
+	"encoding/binary"
 	"fmt"
+	"net"
+	"os"
 	"time"
 
+	"github.com/panjf2000/gnet/v2"
 	"github.com/sirupsen/logrus"
 
 	"github.com/gonamesrv/gonamesrv/cmd/nsbench/internal/load"
@@ -21,93 +27,165 @@ import (
 // so that answer has the real size too.
 const topicNotExistRemark = "No topic route info in name server for the topic: %s\nSee https://rocketmq.apache.org/docs/bestPractice/06FAQ for further details."
 
-// answers holds the precomputed answers; it is read-only once built.
+// answers holds the precomputed answers as templates (load.Template: the
+// frame with the opaque's digits cut out); it is read-only once built.
 type answers struct {
 	// routeByTopic is the answer to a route query per topic.
-	routeByTopic     map[string]*remoting.Command
-	register         *remoting.Command
-	heartbeat        *remoting.Command
-	queryDataVersion *remoting.Command
-	other            *remoting.Command
+	routeByTopic     map[string]*load.Template
+	register         load.Template
+	heartbeat        load.Template
+	queryDataVersion load.Template
+	other            load.Template
 }
 
 // newAnswers encodes the layout's answers the way the NameServer would.
 func newAnswers(l *load.Layout) *answers {
-	a := &answers{routeByTopic: make(map[string]*remoting.Command, l.TopicCount())}
-	byCluster := make([]*remoting.Command, len(l.Clusters))
+	a := &answers{routeByTopic: make(map[string]*load.Template, l.TopicCount())}
+	byCluster := make([]*load.Template, len(l.Clusters))
 	for c := range l.Clusters {
-		byCluster[c] = &remoting.Command{Body: route.EncodeTopicRouteData(nil, l.RouteData(c), true)}
+		t := responseTemplate(nil, route.EncodeTopicRouteData(nil, l.RouteData(c), true))
+		byCluster[c] = &t
 	}
 	for i := range l.TopicCount() {
 		topic, c := l.Topic(i)
 		a.routeByTopic[topic] = byCluster[c]
 	}
-	a.register = &remoting.Command{ExtFields: map[string]string{}}
-	a.heartbeat = &remoting.Command{}
-	a.queryDataVersion = &remoting.Command{ExtFields: map[string]string{"changed": "false"},
-		Body: route.EncodeDataVersion(nil, load.BodyDataVersion(load.FirstVersion))}
-	a.other = &remoting.Command{}
+	a.register = responseTemplate(map[string]string{}, nil)
+	a.heartbeat = responseTemplate(nil, nil)
+	a.queryDataVersion = responseTemplate(map[string]string{"changed": "false"},
+		route.EncodeDataVersion(nil, load.BodyDataVersion(load.FirstVersion)))
+	a.other = responseTemplate(nil, nil)
 	return a
 }
 
-// answer copies the precomputed answer to req into a fresh response (the
-// server stamps opaque and flags on it, so templates are never shared). The
-// request's body goes back to the server's pool, as the NameServer's
-// registration handler hands it back: without that every 2 MB registration
-// frame would be a fresh allocation, and the baseline would measure its own
-// garbage collection instead of reading frames.
-func (a *answers) answer(_ *remoting.Conn, req *remoting.Command) *remoting.Command {
-	req.ReleaseBody()
-	template := a.other
-	switch req.Code {
-	case remoting.GET_ROUTEINFO_BY_TOPIC:
+// responseTemplate is a SUCCESS answer with ext and body, as the server
+// writes it to a JSON request.
+func responseTemplate(ext map[string]string, body []byte) load.Template {
+	resp := remoting.NewResponse(&remoting.Command{SerializeType: remoting.JSON}, remoting.SUCCESS, "")
+	resp.ExtFields, resp.Body = ext, body
+	return load.MustTemplate(resp)
+}
+
+// byCode is the answer to a request other than a route query.
+func (a *answers) byCode(code int64) *load.Template {
+	switch code {
+	case remoting.REGISTER_BROKER:
+		return &a.register
+	case remoting.BROKER_HEARTBEAT:
+		return &a.heartbeat
+	case remoting.QUERY_DATA_VERSION:
+		return &a.queryDataVersion
+	}
+	return &a.other
+}
+
+// pick finds the answer to the request whose frame (length field included)
+// starts frame: all of it, or for a large frame its header. The header is
+// scanned for code, opaque, flag and topic; a header the scan cannot read
+// (binary, escaped topic) is decoded.
+func (a *answers) pick(frame []byte) (answer *load.Template, opaque int32, oneway bool, err error) {
+	if remoting.SerializeType(frame[4]) == remoting.JSON {
+		header := frame[8 : 8+int(binary.BigEndian.Uint32(frame[4:])&0xFFFFFF)]
+		code, ok1 := scanInt(header, codeKey)
+		value, ok2 := scanInt(header, opaqueKey)
+		flag, ok3 := scanInt(header, flagKey)
+		if ok1 && ok2 && ok3 && value == int64(int32(value)) {
+			if code != remoting.GET_ROUTEINFO_BY_TOPIC {
+				return a.byCode(code), int32(value), int32(flag)&onewayBit != 0, nil
+			}
+			if topic, ok := scanTopic(header); ok {
+				if found, ok := a.routeByTopic[string(topic)]; ok {
+					return found, int32(value), int32(flag)&onewayBit != 0, nil
+				}
+			}
+		}
+	}
+	return a.decoded(frame)
+}
+
+// decoded is pick's slow path: the header decoded by the remoting codec.
+// An unknown topic gets the NameServer's TOPIC_NOT_EXIST answer.
+func (a *answers) decoded(frame []byte) (*load.Template, int32, bool, error) {
+	req, err := remoting.DecodeFrame(frame[4:])
+	if err != nil {
+		return nil, 0, false, fmt.Errorf("baseline: %w", err)
+	}
+	answer := a.byCode(int64(req.Code))
+	if req.Code == remoting.GET_ROUTEINFO_BY_TOPIC {
 		topic := req.ExtFields["topic"]
 		found, ok := a.routeByTopic[topic]
 		if !ok {
-			return remoting.NewResponse(req, remoting.TOPIC_NOT_EXIST, fmt.Sprintf(topicNotExistRemark, topic))
+			resp := remoting.NewResponse(&remoting.Command{SerializeType: remoting.JSON}, remoting.TOPIC_NOT_EXIST,
+				fmt.Sprintf(topicNotExistRemark, topic))
+			t := load.MustTemplate(resp)
+			found = &t
 		}
-		template = found
-	case remoting.REGISTER_BROKER:
-		template = a.register
-	case remoting.BROKER_HEARTBEAT:
-		template = a.heartbeat
-	case remoting.QUERY_DATA_VERSION:
-		template = a.queryDataVersion
+		answer = found
 	}
-	resp := remoting.NewResponse(req, remoting.SUCCESS, "")
-	resp.ExtFields, resp.Body = template.ExtFields, template.Body
-	return resp
+	return answer, req.Opaque, req.IsOneway(), nil
 }
 
 // Server is a running baseline.
 type Server struct {
-	remoting *remoting.Server
+	engine gnet.Engine
+	addr   string
+	done   chan error
 }
 
 // Start listens on addr (port 0 picks one) and answers for the data of
-// spec. Every request is answered on the event loop, registrations
-// included: reading their frames is all the baseline does with them.
+// spec on gnet's event loops, one per CPU as the NameServer runs them.
+// Every request is answered on the event loop, registrations included:
+// reading their frames is all the baseline does with them.
 func Start(addr string, spec load.LayoutSpec, log *logrus.Entry) (*Server, error) {
-	cfg := remoting.DefaultServerConfig()
-	cfg.Addr = addr
-	cfg.Logger = log
-	srv := remoting.NewServer(cfg)
-	srv.HandleDefault(newAnswers(load.NewLayout(spec)).answer)
-	if err := srv.Start(); err != nil {
+	h := &leanHandler{answers: newAnswers(load.NewLayout(spec)), log: log, booted: make(chan gnet.Engine, 1)}
+	s := &Server{done: make(chan error, 1)}
+	go func() {
+		s.done <- gnet.Run(h, "tcp://"+addr, gnet.WithMulticore(true), gnet.WithReuseAddr(true),
+			gnet.WithTCPNoDelay(gnet.TCPNoDelay), gnet.WithLogger(log))
+	}()
+	select {
+	case s.engine = <-h.booted:
+	case err := <-s.done:
 		return nil, fmt.Errorf("baseline on %s: %w", addr, err)
 	}
-	return &Server{remoting: srv}, nil
+	bound, err := boundAddr(s.engine)
+	if err != nil {
+		_ = s.Shutdown()
+		return nil, fmt.Errorf("baseline on %s: %w", addr, err)
+	}
+	s.addr = bound
+	return s, nil
+}
+
+// boundAddr reads the listener's address from a duplicate of its
+// descriptor (gnet exposes no net.Listener).
+func boundAddr(engine gnet.Engine) (string, error) {
+	fd, err := engine.Dup()
+	if err != nil {
+		return "", fmt.Errorf("listener address: %w", err)
+	}
+	f := os.NewFile(uintptr(fd), "baseline-listener")
+	defer f.Close()
+	l, err := net.FileListener(f)
+	if err != nil {
+		return "", fmt.Errorf("listener address: %w", err)
+	}
+	defer l.Close()
+	return l.Addr().String(), nil
 }
 
 // Addr is the address the baseline listens on.
-func (s *Server) Addr() string { return s.remoting.Addr().String() }
+func (s *Server) Addr() string { return s.addr }
 
 // shutdownTimeout bounds a baseline's stop; it holds no state worth waiting for.
 const shutdownTimeout = 5 * time.Second
 
-// Shutdown stops the server; see remoting.Server.Shutdown.
+// Shutdown stops the event loops and closes every connection.
 func (s *Server) Shutdown() error {
 	ctx, cancel := context.WithTimeout(context.Background(), shutdownTimeout)
 	defer cancel()
-	return s.remoting.Shutdown(ctx)
+	if err := s.engine.Stop(ctx); err != nil {
+		return fmt.Errorf("stop baseline: %w", err)
+	}
+	return nil
 }

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/gonamesrv/gonamesrv/route"
 )
@@ -42,6 +43,9 @@ type Layout struct {
 	// topicCluster maps a global topic index to its cluster.
 	topicCluster []int
 	topics       []string
+	// routeSet is the route queries of every topic, built on first use.
+	routeOnce sync.Once
+	routeSet  *RequestSet
 }
 
 // LayoutSpec sizes a layout; it is also what a baseline server needs to

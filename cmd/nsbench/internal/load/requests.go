@@ -58,11 +58,15 @@ func NewRegistrations(l *Layout) *Registrations {
 			// which these brokers have none of
 			encoded := route.EncodeRegisterBrokerBody(nil, body, BodyDataVersion(FirstVersion))
 			r.bodies[c][v] = encoded
-			r.crcs[c][v] = strconv.FormatUint(uint64(crc32.ChecksumIEEE(encoded)&0x7FFFFFFF), 10)
+			r.crcs[c][v] = strconv.FormatUint(uint64(bodyCRC(encoded)), 10)
 		}
 	}
 	return r
 }
+
+// bodyCRC is a body's bodyCrc32 as Java brokers write it: the CRC-32 of the
+// bytes sent, masked to a positive int.
+func bodyCRC(body []byte) uint32 { return crc32.ChecksumIEEE(body) & 0x7FFFFFFF }
 
 // withChangeTopic is table plus one topic no route query asks for, so a
 // ChangedTable registration changes the tables without changing any answer

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
+	"os"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -33,6 +34,18 @@ type Stream struct {
 	// Pause, when set, is how long a worker waits before each request
 	// (brokers re-registering after a delay); nil runs flat out.
 	Pause func(rng *rand.Rand) time.Duration
+	// Pipes, when set, replace Clients and NewSource: each pipe keeps
+	// InFlight requests of Requests in flight from one goroutine (pipe.go).
+	Pipes    []*Pipe
+	Requests *RequestSet
+}
+
+// conns is the number of connections the stream uses.
+func (s *Stream) conns() int {
+	if s.Pipes != nil {
+		return len(s.Pipes)
+	}
+	return len(s.Clients)
 }
 
 // Window is the timing of one measurement.
@@ -48,7 +61,10 @@ type Window struct {
 type Measurement struct {
 	Phases    []report.Phase
 	ServerCPU time.Duration
-	Seconds   float64
+	// GeneratorCPU is this process's CPU time in the window: what the load
+	// generator itself cost.
+	GeneratorCPU time.Duration
+	Seconds      float64
 }
 
 // Window states; workers record only answers that arrive while measuring.
@@ -75,8 +91,18 @@ func Run(ctx context.Context, window Window, streams ...Stream) (Measurement, er
 	stats := make([][]*workerStats, len(streams))
 	seed := uint64(time.Now().UnixNano())
 	for s, stream := range streams {
-		if len(stream.Clients) == 0 || stream.InFlight <= 0 {
-			return Measurement{}, fmt.Errorf("stream %s: %d connections x %d in flight: %w", stream.Op, len(stream.Clients), stream.InFlight, ErrEmptyStream)
+		if stream.conns() == 0 || stream.InFlight <= 0 {
+			return Measurement{}, fmt.Errorf("stream %s: %d connections x %d in flight: %w", stream.Op, stream.conns(), stream.InFlight, ErrEmptyStream)
+		}
+		for c, pipe := range stream.Pipes {
+			rng := rand.New(rand.NewPCG(seed, uint64(s)<<32|uint64(c)))
+			ws := &workerStats{errors: map[string]uint64{}}
+			stats[s] = append(stats[s], ws)
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				runPipe(pipe, stream.InFlight, stream.Requests, rng, &state, ws)
+			}()
 		}
 		for c, client := range stream.Clients {
 			for k := range stream.InFlight {
@@ -101,8 +127,14 @@ func Run(ctx context.Context, window Window, streams ...Stream) (Measurement, er
 	for s, stream := range streams {
 		m.Phases = append(m.Phases, mergePhase(stream, stats[s], m.Seconds))
 	}
-	if len(streams) == 1 && m.ServerCPU > 0 && m.Phases[0].Requests > 0 {
-		m.Phases[0].ServerCPUMicrosPerOp = float64(m.ServerCPU) / float64(time.Microsecond) / float64(m.Phases[0].Requests)
+	if len(streams) == 1 && m.Phases[0].Requests > 0 {
+		perOp := func(cpu time.Duration) float64 {
+			return float64(cpu) / float64(time.Microsecond) / float64(m.Phases[0].Requests)
+		}
+		if m.ServerCPU > 0 {
+			m.Phases[0].ServerCPUMicrosPerOp = perOp(m.ServerCPU)
+		}
+		m.Phases[0].GeneratorCPUMicrosPerOp = perOp(m.GeneratorCPU)
 	}
 	for i := range m.Phases {
 		m.Phases[i].ServerCPUCores = m.ServerCPU.Seconds() / m.Seconds
@@ -117,7 +149,8 @@ func measureWindow(ctx context.Context, window Window, state *atomic.Int32) (Mea
 		state.Store(stateStopped)
 		return Measurement{}, err
 	}
-	cpuBefore := serverCPU(window.ServerPID)
+	cpuBefore := ProcessCPU(window.ServerPID)
+	ownBefore := ProcessCPU(os.Getpid())
 	start := time.Now()
 	state.Store(stateMeasuring)
 	err := sleepCtx(ctx, window.Measure)
@@ -126,16 +159,16 @@ func measureWindow(ctx context.Context, window Window, state *atomic.Int32) (Mea
 	if err != nil {
 		return Measurement{}, err
 	}
-	m := Measurement{Seconds: elapsed.Seconds()}
+	m := Measurement{Seconds: elapsed.Seconds(), GeneratorCPU: ProcessCPU(os.Getpid()) - ownBefore}
 	if window.ServerPID > 0 {
-		m.ServerCPU = serverCPU(window.ServerPID) - cpuBefore
+		m.ServerCPU = ProcessCPU(window.ServerPID) - cpuBefore
 	}
 	return m, nil
 }
 
-// serverCPU reads the process's CPU time, 0 when there is no process or it
+// ProcessCPU reads a process's CPU time, 0 when there is no process or it
 // cannot be read (the figure is then left out of the report).
-func serverCPU(pid int) time.Duration {
+func ProcessCPU(pid int) time.Duration {
 	if pid <= 0 {
 		return 0
 	}
@@ -209,7 +242,7 @@ func mergePhase(stream Stream, workers []*workerStats, seconds float64) report.P
 	}
 	phase := report.Phase{
 		Op:        stream.Op,
-		Conns:     len(stream.Clients),
+		Conns:     stream.conns(),
 		InFlight:  stream.InFlight,
 		Seconds:   seconds,
 		Requests:  hist.Count(),

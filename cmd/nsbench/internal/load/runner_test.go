@@ -88,17 +88,17 @@ func TestRunMeasuresTheServerProcessCPU(t *testing.T) {
 		return remoting.NewResponse(req, remoting.SUCCESS, "")
 	})
 	ctx := context.Background()
-	clients, err := Dial(ctx, addr, 2, testlog.Warnings())
+	pipes, err := DialPipes(ctx, addr, 2)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer CloseAll(clients)
+	defer ClosePipes(pipes)
 	l := NewLayout(LayoutSpec{Clusters: 1, BrokersPerCluster: 1, TopicsPerCluster: 1, QueueNums: 1})
-	m, err := Run(ctx, Window{Measure: 300 * time.Millisecond, ServerPID: osPid()}, HeartbeatStream(l, clients, 4, false))
+	m, err := Run(ctx, Window{Measure: 300 * time.Millisecond, ServerPID: osPid()}, HeartbeatStream(l, pipes, 4, false))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if p := m.Phases[0]; p.ServerCPUMicrosPerOp <= 0 || p.ServerCPUCores <= 0 || m.ServerCPU <= 0 {
+	if p := m.Phases[0]; p.ServerCPUMicrosPerOp <= 0 || p.ServerCPUCores <= 0 || m.ServerCPU <= 0 || p.GeneratorCPUMicrosPerOp <= 0 {
 		t.Fatalf("a single stream with a pid must get CPU figures: %+v, cpu %v", p, m.ServerCPU)
 	}
 }
@@ -110,15 +110,15 @@ func TestRunRefusesAnEmptyStreamAndStopsOnCancel(t *testing.T) {
 	addr := testServer(t, func(_ *remoting.Conn, req *remoting.Command) *remoting.Command {
 		return remoting.NewResponse(req, remoting.SUCCESS, "")
 	})
-	clients, err := Dial(context.Background(), addr, 1, testlog.Warnings())
+	pipes, err := DialPipes(context.Background(), addr, 1)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer CloseAll(clients)
+	defer ClosePipes(pipes)
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	l := NewLayout(LayoutSpec{Clusters: 1, BrokersPerCluster: 1, TopicsPerCluster: 1, QueueNums: 1})
-	if _, err := Run(ctx, Window{Warmup: time.Hour, Measure: time.Hour}, HeartbeatStream(l, clients, 1, true)); !errors.Is(err, context.Canceled) {
+	if _, err := Run(ctx, Window{Warmup: time.Hour, Measure: time.Hour}, HeartbeatStream(l, pipes, 1, true)); !errors.Is(err, context.Canceled) {
 		t.Fatalf("err %v, want context.Canceled", err)
 	}
 }

@@ -7,22 +7,28 @@ import (
 	"github.com/gonamesrv/gonamesrv/remoting"
 )
 
-// RouteStream queries random topics of the layout and checks every answer
-// against the seeded brokers.
-func RouteStream(l *Layout, clients []Invoker, inFlight int) Stream {
-	checks := make([]Check, len(l.Clusters))
-	for c := range l.Clusters {
-		checks[c] = l.ExpectRoute(c)
-	}
-	return Stream{
-		Op: "route", Clients: clients, InFlight: inFlight,
-		NewSource: func(_ int, rng *rand.Rand) Source {
-			return func() (*remoting.Command, Check) {
-				topic, c := l.Topic(rng.IntN(l.TopicCount()))
-				return RouteRequest(topic), checks[c]
-			}
-		},
-	}
+// RouteStream queries random topics of the layout from pipes and checks
+// every answer against the seeded brokers.
+func RouteStream(l *Layout, pipes []*Pipe, inFlight int) Stream {
+	return Stream{Op: "route", Pipes: pipes, InFlight: inFlight, Requests: l.routeRequests()}
+}
+
+// routeRequests is a route query per topic, built once per layout.
+func (l *Layout) routeRequests() *RequestSet {
+	l.routeOnce.Do(func() {
+		checks := make([]*AnswerCheck, len(l.Clusters))
+		for c := range l.Clusters {
+			checks[c] = NewAnswerCheck(l.ExpectRoute(c))
+		}
+		set := &RequestSet{Templates: make([]Template, l.TopicCount()), Checks: make([]*AnswerCheck, l.TopicCount())}
+		for i := range l.TopicCount() {
+			topic, c := l.Topic(i)
+			set.Templates[i] = MustTemplate(RouteRequest(topic))
+			set.Checks[i] = checks[c]
+		}
+		l.routeSet = set
+	})
+	return l.routeSet
 }
 
 // RegisterMode says what each re-registration of RegisterStream sends.
@@ -84,25 +90,23 @@ func RegisterStream(regs *Registrations, brokerClients []Invoker, mode RegisterM
 }
 
 // HeartbeatStream sends a seeded broker's BROKER_HEARTBEAT, or with
-// queryDataVersion its QUERY_DATA_VERSION, for random brokers.
-func HeartbeatStream(l *Layout, clients []Invoker, inFlight int, queryDataVersion bool) Stream {
+// queryDataVersion its QUERY_DATA_VERSION, for random brokers, from pipes.
+func HeartbeatStream(l *Layout, pipes []*Pipe, inFlight int, queryDataVersion bool) Stream {
 	brokers := l.Brokers()
 	op := "heartbeat"
 	if queryDataVersion {
 		op = "query-data-version"
 	}
-	return Stream{
-		Op: op, Clients: clients, InFlight: inFlight,
-		NewSource: func(_ int, rng *rand.Rand) Source {
-			return func() (*remoting.Command, Check) {
-				broker := brokers[rng.IntN(len(brokers))]
-				if queryDataVersion {
-					return QueryDataVersionRequest(broker, FirstVersion), ExpectSuccess
-				}
-				return HeartbeatRequest(broker), ExpectSuccess
-			}
-		},
+	check := NewAnswerCheck(ExpectSuccess)
+	set := &RequestSet{Templates: make([]Template, len(brokers)), Checks: make([]*AnswerCheck, len(brokers))}
+	for i, broker := range brokers {
+		req := HeartbeatRequest(broker)
+		if queryDataVersion {
+			req = QueryDataVersionRequest(broker, FirstVersion)
+		}
+		set.Templates[i], set.Checks[i] = MustTemplate(req), check
 	}
+	return Stream{Op: op, Pipes: pipes, InFlight: inFlight, Requests: set}
 }
 
 // UniformPause waits a uniformly random time in [0, limit), the JMH

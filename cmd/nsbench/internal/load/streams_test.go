@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gonamesrv/gonamesrv/remoting"
 	"github.com/gonamesrv/gonamesrv/route"
 )
 
@@ -63,19 +64,25 @@ func TestRegisterStreamSendsWhatItsModeSays(t *testing.T) {
 	}
 }
 
-func TestRouteStreamQueriesSeededTopicsWithTheirCheck(t *testing.T) {
+func TestRouteStreamQueriesEverySeededTopicWithItsClustersCheck(t *testing.T) {
 	l := NewLayout(LayoutSpec{Clusters: 3, BrokersPerCluster: 1, TopicsPerCluster: 2, QueueNums: 1})
-	next := RouteStream(l, []Invoker{nil}, 1).NewSource(0, rand.New(rand.NewPCG(2, 2)))
-	known := map[string]bool{}
-	for i := range l.TopicCount() {
-		topic, _ := l.Topic(i)
-		known[topic] = true
+	stream := RouteStream(l, []*Pipe{nil}, 1)
+	set := stream.Requests
+	if len(set.Templates) != l.TopicCount() || len(set.Checks) != l.TopicCount() {
+		t.Fatalf("%d templates, %d checks for %d topics", len(set.Templates), len(set.Checks), l.TopicCount())
 	}
-	for range 20 {
-		req, check := next()
-		if !known[req.ExtFields["topic"]] || check == nil {
-			t.Fatalf("query for %q", req.ExtFields["topic"])
+	for i := range l.TopicCount() {
+		topic, c := l.Topic(i)
+		req, err := remoting.DecodeFrame(set.Templates[i].Append(nil, 7)[4:])
+		if err != nil || req.ExtFields["topic"] != topic || req.Code != remoting.GET_ROUTEINFO_BY_TOPIC {
+			t.Fatalf("template %d: %+v, %v; want the route query of %s", i, req, err, topic)
 		}
+		if set.Checks[i] != set.Checks[c*2] {
+			t.Fatalf("topics of one cluster must share their answer check")
+		}
+	}
+	if set.Checks[0] == set.Checks[2] {
+		t.Fatal("clusters must not share an answer check")
 	}
 }
 

@@ -57,16 +57,24 @@ func parseStatCPUTicks(raw []byte) (int64, error) {
 }
 
 // ResidentBytes returns the process's resident set size (VmRSS).
-func ResidentBytes(pid int) (int64, error) {
+func ResidentBytes(pid int) (int64, error) { return statusBytes(pid, "VmRSS:", "resident memory") }
+
+// PeakResidentBytes returns the process's peak resident set size (VmHWM).
+func PeakResidentBytes(pid int) (int64, error) {
+	return statusBytes(pid, "VmHWM:", "peak resident memory")
+}
+
+// statusBytes reads one "Key: n kB" figure of /proc/<pid>/status.
+func statusBytes(pid int, key, what string) (int64, error) {
 	raw, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
 	if err != nil {
-		return 0, fmt.Errorf("resident memory of %d: %w", pid, err)
+		return 0, fmt.Errorf("%s of %d: %w", what, pid, err)
 	}
-	rss, err := parseStatusKiB(raw, "VmRSS:")
+	value, err := parseStatusKiB(raw, key)
 	if err != nil {
-		return 0, fmt.Errorf("resident memory of %d: %w", pid, err)
+		return 0, fmt.Errorf("%s of %d: %w", what, pid, err)
 	}
-	return rss, nil
+	return value, nil
 }
 
 // parseStatusKiB finds a "Key:   1234 kB" line of /proc/<pid>/status and

@@ -91,3 +91,26 @@ func TestRaiseOpenFileLimitAndMachine(t *testing.T) {
 		t.Fatalf("cpu model %q", got)
 	}
 }
+
+func TestOpenFileLimitIsRaisedAsFarAsAllowed(t *testing.T) {
+	before, err := OpenFileLimit()
+	if err != nil {
+		t.Fatal(err)
+	}
+	after, err := RaiseOpenFileLimitTo(before + 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	now, _ := OpenFileLimit()
+	if after < before || now != after {
+		t.Fatalf("limit %d, raised to %d, now %d", before, after, now)
+	}
+}
+
+func TestPeakResidentIsAtLeastResident(t *testing.T) {
+	rss, err1 := ResidentBytes(os.Getpid())
+	peak, err2 := PeakResidentBytes(os.Getpid())
+	if err1 != nil || err2 != nil || peak < rss || rss <= 0 {
+		t.Fatalf("rss %d (%v), peak %d (%v)", rss, err1, peak, err2)
+	}
+}

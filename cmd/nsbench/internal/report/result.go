@@ -62,6 +62,16 @@ type Phase struct {
 	// divided by Requests; 0 when unknown. Streams that share a window share
 	// the CPU, so it is set only when one stream ran alone.
 	ServerCPUMicrosPerOp float64 `json:"serverCpuMicrosPerOp,omitempty"`
+	// GeneratorCPUMicrosPerOp is the load generator's own CPU (this
+	// process) during the window divided by Requests, set like
+	// ServerCPUMicrosPerOp.
+	GeneratorCPUMicrosPerOp float64 `json:"generatorCpuMicrosPerOp,omitempty"`
+	// Headroom is the generator's headroom at this phase's load: the rate
+	// the same generator reached against the zero-work baseline at the same
+	// load, divided by this phase's rate (1.0 for the baseline itself). Near
+	// 1, the generator (or the machine), not the server, may set the rate.
+	// 0 when the run has no such baseline phase.
+	Headroom float64 `json:"generatorHeadroom,omitempty"`
 	// ServerCPUCores is the server's CPU use in cores (1.0 = one core busy).
 	ServerCPUCores float64 `json:"serverCpuCores,omitempty"`
 	// AnswerBytes is the body size of a typical answer, to show the

@@ -13,12 +13,13 @@ import (
 // WriteTable prints the phases, facts and targets as aligned columns.
 func WriteTable(w io.Writer, r *Report) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "scenario\ttarget\top\tconns x inflight\treq/s\tp50 us\tp90 us\tp99 us\tp99.9 us\tmax us\terrors\tcpu us/op\t")
+	fmt.Fprintln(tw, "scenario\ttarget\top\tconns x inflight\treq/s\tp50 us\tp90 us\tp99 us\tp99.9 us\tmax us\terrors\tcpu us/op\tgen us/op\theadroom\t")
 	for _, p := range r.Phases {
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%d x %d\t%.0f\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t\n",
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%d x %d\t%.0f\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t\n",
 			p.Scenario, p.Target, p.Op, p.Conns, p.InFlight, p.PerSecond,
 			FormatMicros(p.Latency.P50), FormatMicros(p.Latency.P90), FormatMicros(p.Latency.P99),
-			FormatMicros(p.Latency.P999), FormatMicros(p.Latency.Max), FormatErrors(p.Errors), formatCPU(p.ServerCPUMicrosPerOp))
+			FormatMicros(p.Latency.P999), FormatMicros(p.Latency.Max), FormatErrors(p.Errors), FormatOptionalMicros(p.ServerCPUMicrosPerOp),
+			FormatOptionalMicros(p.GeneratorCPUMicrosPerOp), FormatHeadroom(p.Headroom))
 	}
 	if err := tw.Flush(); err != nil {
 		return fmt.Errorf("write table: %w", err)
@@ -70,7 +71,8 @@ func FormatErrors(errors map[string]uint64) string {
 	return strings.Join(parts, ",")
 }
 
-func formatCPU(us float64) string {
+// FormatOptionalMicros is FormatMicros, or "-" for a figure not measured (0).
+func FormatOptionalMicros(us float64) string {
 	if us <= 0 {
 		return "-"
 	}

@@ -51,8 +51,8 @@ func (r *Result) fact(name string, value float64, unit string) {
 }
 
 // seeded is one server with the layout registered, its brokers' connections
-// (which must stay open: closing one unregisters its broker) and a pool of
-// client connections for queries.
+// (which must stay open: closing one unregisters its broker), a client for
+// single requests and a pool of pipes for the query streams.
 type seeded struct {
 	server  *target.Server
 	spec    load.LayoutSpec
@@ -60,12 +60,13 @@ type seeded struct {
 	regs    *load.Registrations
 	brokers []load.Invoker
 	clients []load.Invoker
+	pipes   []*load.Pipe
 	// emptyRSS is the server's resident memory before seeding.
 	emptyRSS int64
 }
 
 // seed starts a server of kind, registers every broker of spec and opens
-// conns query connections.
+// conns query pipes (and a client when conns > 0).
 func (e *Env) seed(kind string, spec load.LayoutSpec, regs *load.Registrations, conns int) (*seeded, error) {
 	server, err := e.Start(kind, spec)
 	if err != nil {
@@ -90,7 +91,10 @@ func (e *Env) seedOn(server *target.Server, spec load.LayoutSpec, regs *load.Reg
 	if err := load.Seed(e.Ctx, regs, s.brokers, load.FirstVersion); err != nil {
 		return fail(err)
 	}
-	if s.clients, err = load.Dial(e.Ctx, server.Addr, conns, e.Log); err != nil {
+	if s.clients, err = load.Dial(e.Ctx, server.Addr, min(conns, 1), e.Log); err != nil {
+		return fail(err)
+	}
+	if s.pipes, err = load.DialPipes(e.Ctx, server.Addr, conns); err != nil {
 		return fail(err)
 	}
 	e.Log.WithFields(logrus.Fields{"target": kind, "addr": server.Addr, "layout": spec.String()}).Info("seeded")
@@ -98,6 +102,7 @@ func (e *Env) seedOn(server *target.Server, spec load.LayoutSpec, regs *load.Reg
 }
 
 func (s *seeded) close() {
+	load.ClosePipes(s.pipes)
 	load.CloseAll(s.clients)
 	load.CloseAll(s.brokers)
 	s.server.Stop()

@@ -25,6 +25,20 @@ const (
 	ScenarioJMHRegister = "jmh-register"
 )
 
+// StormRounds is how many times the jmh-route storm runs against each
+// server, the servers taking turns: the storm target is the median of the
+// rounds' ratios, since one storm's p99 on a shared machine is noisy.
+const StormRounds = 3
+
+// StormRoundScenario names round r (1-based) of the jmh-route storm; round
+// 1 keeps the plain name.
+func StormRoundScenario(r int) string {
+	if r <= 1 {
+		return ScenarioJMHStorm
+	}
+	return fmt.Sprintf("%s, round %d", ScenarioJMHStorm, r)
+}
+
 // JMHParts selects the phases of JMH.
 type JMHParts struct {
 	// Storm: route queries while every broker re-registers after a random
@@ -35,6 +49,8 @@ type JMHParts struct {
 	// FlatOut: every broker re-registers back to back (jmh-register), with
 	// the route queries still measured.
 	FlatOut bool
+	// Rounds is the number of storm rounds (StormRoundScenario), at least 1.
+	Rounds int
 }
 
 // JMH loads JMHSpec into every target, reports its resident memory, then
@@ -58,20 +74,33 @@ func JMH(e *Env, routeLoad Load, parts JMHParts) (Result, error) {
 			result.fact(s.server.Kind+" bytes per queue entry", float64(loaded-s.emptyRSS)/float64(JMHSpec.QueueEntries()), "bytes")
 		}
 	}
-	for _, s := range servers {
-		route := load.RouteStream(s.layout, s.clients[:routeLoad.Conns], routeLoad.InFlight)
-		var runs []func() ([]report.Phase, error)
-		if parts.Storm {
-			runs = append(runs,
-				func() ([]report.Phase, error) { return e.run(s, ScenarioJMHQuiet, route) },
-				func() ([]report.Phase, error) { return e.runWithStorm(s, s, ScenarioJMHStorm, jmhPause, route) },
-				func() ([]report.Phase, error) { return e.runWithStormAtTwin(s, route) })
+	routes := make([]load.Stream, len(servers))
+	for i, s := range servers {
+		routes[i] = load.RouteStream(s.layout, s.pipes[:routeLoad.Conns], routeLoad.InFlight)
+	}
+	// Each step runs against every server in turn before the next step, so
+	// that a drift of the shared machine hits both alike and the storm
+	// rounds of the two servers alternate.
+	var steps []func(s *seeded, route load.Stream) ([]report.Phase, error)
+	if parts.Storm {
+		steps = append(steps, func(s *seeded, route load.Stream) ([]report.Phase, error) {
+			return e.run(s, ScenarioJMHQuiet, route)
+		})
+		for r := 1; r <= max(1, parts.Rounds); r++ {
+			steps = append(steps, func(s *seeded, route load.Stream) ([]report.Phase, error) {
+				return e.runWithStorm(s, s, StormRoundScenario(r), jmhPause, route)
+			})
 		}
-		if parts.FlatOut {
-			runs = append(runs, func() ([]report.Phase, error) { return e.runWithStorm(s, s, ScenarioJMHRegister, 0, route) })
-		}
-		for _, measure := range runs {
-			phases, err := measure()
+		steps = append(steps, e.runWithStormAtTwin)
+	}
+	if parts.FlatOut {
+		steps = append(steps, func(s *seeded, route load.Stream) ([]report.Phase, error) {
+			return e.runWithStorm(s, s, ScenarioJMHRegister, 0, route)
+		})
+	}
+	for _, step := range steps {
+		for i, s := range servers {
+			phases, err := step(s, routes[i])
 			if err != nil {
 				return result, err
 			}

@@ -45,7 +45,7 @@ func fixedPause(interval time.Duration) func(*rand.Rand) time.Duration {
 // what the checks expect), and heartbeats from hb connections,
 // all at once: the daily life of a NameServer, compressed.
 func Mixed(e *Env, spec load.LayoutSpec, routeLoad Load, interval time.Duration, hb Load) (Result, error) {
-	servers, err := e.seedAll(spec, max(routeLoad.Conns, hb.Conns))
+	servers, err := e.seedAll(spec, routeLoad.Conns+hb.Conns)
 	if err != nil {
 		return Result{}, err
 	}
@@ -53,9 +53,9 @@ func Mixed(e *Env, spec load.LayoutSpec, routeLoad Load, interval time.Duration,
 	var result Result
 	for _, s := range servers {
 		phases, err := e.run(s, "mixed",
-			load.RouteStream(s.layout, s.clients[:routeLoad.Conns], routeLoad.InFlight),
+			load.RouteStream(s.layout, s.pipes[:routeLoad.Conns], routeLoad.InFlight),
 			load.RegisterStream(s.regs, s.brokers, load.RegisterNewVersion, fixedPause(interval)),
-			load.HeartbeatStream(s.layout, s.clients[:hb.Conns], hb.InFlight, false))
+			load.HeartbeatStream(s.layout, s.pipes[routeLoad.Conns:], hb.InFlight, false))
 		if err != nil {
 			return result, err
 		}

@@ -31,7 +31,7 @@ func Route(e *Env, spec load.LayoutSpec, loads []Load, heartbeat *Load) (Result,
 	}
 	for _, l := range loads {
 		for _, s := range servers {
-			phases, err := e.run(s, "route", load.RouteStream(s.layout, s.clients[:l.Conns], l.InFlight))
+			phases, err := e.run(s, "route", load.RouteStream(s.layout, s.pipes[:l.Conns], l.InFlight))
 			if err != nil {
 				return result, err
 			}
@@ -43,7 +43,7 @@ func Route(e *Env, spec load.LayoutSpec, loads []Load, heartbeat *Load) (Result,
 	}
 	for _, queryDataVersion := range []bool{false, true} {
 		for _, s := range servers {
-			phases, err := e.run(s, "heartbeat", load.HeartbeatStream(s.layout, s.clients[:heartbeat.Conns], heartbeat.InFlight, queryDataVersion))
+			phases, err := e.run(s, "heartbeat", load.HeartbeatStream(s.layout, s.pipes[:heartbeat.Conns], heartbeat.InFlight, queryDataVersion))
 			if err != nil {
 				return result, err
 			}

@@ -39,23 +39,32 @@ func inProcessEnv(t *testing.T) *Env {
 				t.Cleanup(func() { _ = srv.Shutdown() })
 				return target.External(kind, srv.Addr(), 0), nil
 			}
-			cfg := config.Default()
-			cfg.BindAddress, cfg.ListenPort, cfg.NeedWaitForService = "127.0.0.1", 0, false
-			cfg.HTTPListenPort = -1
-			dir := t.TempDir()
-			cfg.KvConfigPath, cfg.ConfigStorePath = filepath.Join(dir, "kv.json"), filepath.Join(dir, "ns.properties")
-			ns, err := namesrv.New(config.NewSettings(cfg, testlog.Warnings()), testlog.Warnings())
-			if err != nil {
-				return nil, err
-			}
-			t.Cleanup(func() {
-				ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-				defer cancel()
-				_ = ns.Shutdown(ctx)
-			})
-			return target.External(kind, ns.Addr().String(), 0), nil
+			return startInProcessNamesrv(t, kind, 0)
 		},
 	}
+}
+
+// startInProcessNamesrv starts a NameServer in this process (scan: its
+// scanNotActiveBrokerInterval, 0 for the default), stopped at the test's end.
+func startInProcessNamesrv(t *testing.T, kind string, scan time.Duration) (*target.Server, error) {
+	cfg := config.Default()
+	cfg.BindAddress, cfg.ListenPort, cfg.NeedWaitForService = "127.0.0.1", 0, false
+	cfg.HTTPListenPort = -1 // never the default 9880 another test may hold
+	if scan > 0 {
+		cfg.ScanNotActiveBrokerInterval = scan.Milliseconds()
+	}
+	dir := t.TempDir()
+	cfg.KvConfigPath, cfg.ConfigStorePath = filepath.Join(dir, "kv.json"), filepath.Join(dir, "ns.properties")
+	ns, err := namesrv.New(config.NewSettings(cfg, testlog.Warnings()), testlog.Warnings())
+	if err != nil {
+		return nil, err
+	}
+	t.Cleanup(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		_ = ns.Shutdown(ctx)
+	})
+	return target.External(kind, ns.Addr().String(), 0), nil
 }
 
 var smallSpec = load.LayoutSpec{Clusters: 2, BrokersPerCluster: 2, TopicsPerCluster: 10, QueueNums: 8}

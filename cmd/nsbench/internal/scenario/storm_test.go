@@ -19,7 +19,7 @@ func TestStormRunsTheSendersBesideTheStreamsAndLeavesEveryBrokerRegistered(t *te
 	defer closeAll(servers)
 	brokers := len(load.NewLayout(smallSpec).Brokers())
 	for _, s := range servers {
-		phases, err := e.runWithStorm(s, s, "storm", time.Millisecond, load.RouteStream(s.layout, s.clients, 1))
+		phases, err := e.runWithStorm(s, s, "storm", time.Millisecond, load.RouteStream(s.layout, s.pipes, 1))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -66,7 +66,7 @@ func TestStormAtATwinLeavesTheMeasuredServerAlone(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		phases, err := e.runWithStorm(s, twin, ScenarioJMHTwin, time.Millisecond, load.RouteStream(s.layout, s.clients, 1))
+		phases, err := e.runWithStorm(s, twin, ScenarioJMHTwin, time.Millisecond, load.RouteStream(s.layout, s.pipes, 1))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -114,7 +114,7 @@ func TestNoTwinOfAServerGivenWithAddr(t *testing.T) {
 	defer closeAll(servers)
 	s := servers[0]
 	e.Start = func(string, load.LayoutSpec) (*target.Server, error) { return s.server, nil }
-	phases, err := e.runWithStormAtTwin(s, load.RouteStream(s.layout, s.clients, 1))
+	phases, err := e.runWithStormAtTwin(s, load.RouteStream(s.layout, s.pipes, 1))
 	if err != nil || phases != nil {
 		t.Fatalf("phases %+v, err %v: want the phase skipped", phases, err)
 	}

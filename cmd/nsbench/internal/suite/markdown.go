@@ -25,6 +25,9 @@ type Page struct {
 	ChartFile string
 	// Commands are the commands that produced the page, in order.
 	Commands []string
+	// ScaleSection is the block make bench-scale wrote into the page
+	// (ScaleSection), kept as it is; "" for none.
+	ScaleSection string
 }
 
 // sections are the scenario groups of the page, in order, with the
@@ -33,13 +36,13 @@ var sections = []struct {
 	title, intro string
 	scenarios    []string
 }{
-	{"Route queries", "GET_ROUTEINFO_BY_TOPIC for random topics of 8 brokers x 100 topics (8 queues each), every answer decoded and its broker names checked.",
+	{"Route queries", "GET_ROUTEINFO_BY_TOPIC for random topics of 8 brokers x 100 topics (8 queues each), every answer checked: decoded and its broker names compared, or byte for byte equal (apart from its opaque) to one that was.",
 		[]string{ScenarioRoute}},
 	{"Heartbeats", "BROKER_HEARTBEAT and QUERY_DATA_VERSION for random seeded brokers.", []string{ScenarioHeartbeat}},
 	{"Registrations", "One broker with 10,000 topics re-registering back to back on its own connection: with a new data version and a changed topic table each time (the server decodes and applies the table), with a new data version of the same table (what a broker sends after a config change), then with the seeded body (unchanged).",
 		[]string{ScenarioRegister}},
-	{"Java JMH shapes", "4 clusters x 8 brokers, 10,000 topics per cluster, 8 queues (40,000 topics, 320,000 queue entries). Route queries at 4x1 (JMH used 4 threads) alone, then while every broker re-registers with a new data version after a random 0-100 ms (jmh-route storm), then with the same storm sent to a twin server of the same kind and data while the queries still go to the first (jmh-route storm at a twin: what the storm costs the queries through the shared machine alone), then while all 32 re-register flat out (jmh-register). For both servers alike, the registrations come from a child process at nice +10 (`nsbench storm-senders`) on connections of its own, so that the route clients are not starved by senders in their own process.",
-		[]string{scenario.ScenarioJMHQuiet, scenario.ScenarioJMHStorm, scenario.ScenarioJMHTwin, scenario.ScenarioJMHRegister}},
+	{"Java JMH shapes", "4 clusters x 8 brokers, 10,000 topics per cluster, 8 queues (40,000 topics, 320,000 queue entries). Route queries at 4x1 (JMH used 4 threads) alone, then while every broker re-registers with a new data version after a random 0-100 ms (jmh-route storm, in rounds, the two servers taking turns), then with the same storm sent to a twin server of the same kind and data while the queries still go to the first (jmh-route storm at a twin: what the storm costs the queries through the shared machine alone), then while all 32 re-register flat out (jmh-register). For both servers alike, the registrations come from a child process at nice +10 (`nsbench storm-senders`) on connections of its own, so that the route clients are not starved by senders in their own process.",
+		append(append([]string{scenario.ScenarioJMHQuiet}, stormScenarios()...), scenario.ScenarioJMHTwin, scenario.ScenarioJMHRegister)},
 }
 
 // WriteMarkdown writes the whole page.
@@ -61,6 +64,9 @@ func WriteMarkdown(w io.Writer, page Page) error {
 		b.WriteString(c + "\n")
 	}
 	b.WriteString("```\n\n")
+	if page.ScaleSection != "" {
+		b.WriteString(page.ScaleSection + "\n\n")
+	}
 	b.WriteString(notes)
 	if _, err := io.WriteString(w, b.String()); err != nil {
 		return fmt.Errorf("write markdown: %w", err)
@@ -113,29 +119,38 @@ func writeSection(b *strings.Builder, r *report.Report, title, intro string, sce
 		return
 	}
 	fmt.Fprintf(b, "## %s\n\n%s\n\n", title, intro)
-	b.WriteString("| scenario | server | requests | load | per second | p50 us | p90 us | p99 us | p99.9 us | max us | errors | server CPU us/op | server cores |\n")
-	b.WriteString("|---|---|---|---|--:|--:|--:|--:|--:|--:|---|--:|--:|\n")
-	for _, p := range phases {
-		cpu := "-"
-		if p.ServerCPUMicrosPerOp > 0 {
-			cpu = report.FormatMicros(p.ServerCPUMicrosPerOp)
-		}
-		fmt.Fprintf(b, "| %s | %s | %s | %dx%d | %.0f | %s | %s | %s | %s | %s | %s | %s | %.2f |\n",
-			p.Scenario, p.Target, p.Op, p.Conns, p.InFlight, p.PerSecond,
-			report.FormatMicros(p.Latency.P50), report.FormatMicros(p.Latency.P90), report.FormatMicros(p.Latency.P99),
-			report.FormatMicros(p.Latency.P999), report.FormatMicros(p.Latency.Max), escapeCell(report.FormatErrors(p.Errors)), cpu, p.ServerCPUCores)
-	}
-	b.WriteString("\n")
+	writePhaseTable(b, phases)
 	if chart != "" && slicesContain(scenarios, ScenarioRoute) {
 		fmt.Fprintf(b, "![Route latency percentiles against requests per second, NameServer and baseline](%s)\n\n", chart)
 	}
+}
+
+// writePhaseTable writes phases as one table.
+func writePhaseTable(b *strings.Builder, phases []report.Phase) {
+	b.WriteString("| scenario | server | requests | load | per second | p50 us | p90 us | p99 us | p99.9 us | max us | errors | server CPU us/op | server cores | generator CPU us/op | generator headroom |\n")
+	b.WriteString("|---|---|---|---|--:|--:|--:|--:|--:|--:|---|--:|--:|--:|--:|\n")
+	for _, p := range phases {
+		cpu := report.FormatOptionalMicros(p.ServerCPUMicrosPerOp)
+		fmt.Fprintf(b, "| %s | %s | %s | %dx%d | %.0f | %s | %s | %s | %s | %s | %s | %s | %.2f | %s | %s |\n",
+			p.Scenario, p.Target, p.Op, p.Conns, p.InFlight, p.PerSecond,
+			report.FormatMicros(p.Latency.P50), report.FormatMicros(p.Latency.P90), report.FormatMicros(p.Latency.P99),
+			report.FormatMicros(p.Latency.P999), report.FormatMicros(p.Latency.Max), escapeCell(report.FormatErrors(p.Errors)), cpu, p.ServerCPUCores,
+			report.FormatOptionalMicros(p.GeneratorCPUMicrosPerOp), report.FormatHeadroom(p.Headroom))
+	}
+	b.WriteString("\n")
 }
 
 func writeFacts(b *strings.Builder, facts []report.Fact) {
 	if len(facts) == 0 {
 		return
 	}
-	b.WriteString("## Memory and sizes\n\n| figure | value |\n|---|--:|\n")
+	b.WriteString("## Memory and sizes\n\n")
+	writeFactTable(b, facts)
+}
+
+// writeFactTable writes facts as a two-column table.
+func writeFactTable(b *strings.Builder, facts []report.Fact) {
+	b.WriteString("| figure | value |\n|---|--:|\n")
 	for _, f := range facts {
 		value := fmt.Sprintf("%.1f", f.Value)
 		if f.Value == float64(int64(f.Value)) || f.Value >= 1000 {
@@ -150,7 +165,7 @@ func writeGoBench(b *strings.Builder, output string) {
 	if strings.TrimSpace(output) == "" {
 		return
 	}
-	b.WriteString("## In-process benchmarks\n\n`go test -run '^$' -bench . -benchmem ./remoting/ ./route/` (no network, same run):\n\n```text\n")
+	b.WriteString("## In-process benchmarks\n\n`go test -run '^$' -bench . -skip BenchmarkScale -benchmem ./remoting/ ./route/` (no network, same run):\n\n```text\n")
 	b.WriteString(strings.TrimSpace(output))
 	b.WriteString("\n```\n\n")
 }

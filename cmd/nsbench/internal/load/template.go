@@ -1,0 +1,112 @@
+package load
+
+import (
+	"bytes"
+	"encoding/binary"
+	"fmt"
+	"strconv"
+
+	"github.com/gonamesrv/gonamesrv/remoting"
+)
+
+// templateOpaque is the opaque a template is encoded with, to find where
+// the digits of the opaque sit in the frame (no other field of a request
+// carries this number).
+const templateOpaque = 987654321
+
+// opaqueKey is the JSON key in front of a header's opaque digits.
+var opaqueKey = []byte(`"opaque":`)
+
+// Template is a JSON request frame encoded once with the digits of its
+// opaque cut out: a request is then two copies, the opaque's digits and two
+// length words, without a map, a string or an allocation.
+type Template struct {
+	// head is the frame up to the opaque's digits (length words included),
+	// tail the rest of the header and the body.
+	head, tail []byte
+	// headerWord is the serialize-type/header-length word without the
+	// opaque's digits in the length.
+	headerWord uint32
+}
+
+// NewTemplate encodes req (JSON header) as a template.
+func NewTemplate(req *remoting.Command) (Template, error) {
+	c := *req
+	c.Opaque = templateOpaque
+	frame, err := remoting.Encode(&c)
+	if err != nil {
+		return Template{}, fmt.Errorf("template of code %d: %w", req.Code, err)
+	}
+	digits := strconv.AppendInt(nil, templateOpaque, 10)
+	at := bytes.Index(frame, append(bytes.Clone(opaqueKey), digits...))
+	if c.SerializeType != remoting.JSON || at < 0 {
+		return Template{}, fmt.Errorf("template of code %d: no JSON opaque in the frame: %w", req.Code, ErrBadAnswer)
+	}
+	at += len(opaqueKey)
+	return Template{head: frame[:at], tail: frame[at+len(digits):],
+		headerWord: binary.BigEndian.Uint32(frame[4:]) - uint32(len(digits))}, nil
+}
+
+// MustTemplate is NewTemplate for requests built by this package, which
+// always encode.
+func MustTemplate(req *remoting.Command) Template {
+	t, err := NewTemplate(req)
+	if err != nil {
+		panic(err)
+	}
+	return t
+}
+
+// Append appends the request with opaque to dst.
+func (t *Template) Append(dst []byte, opaque int32) []byte {
+	start := len(dst)
+	dst = append(dst, t.head...)
+	before := len(dst)
+	dst = strconv.AppendInt(dst, int64(opaque), 10)
+	digits := len(dst) - before
+	dst = append(dst, t.tail...)
+	binary.BigEndian.PutUint32(dst[start:], uint32(len(dst)-start-4))
+	binary.BigEndian.PutUint32(dst[start+4:], t.headerWord+uint32(digits))
+	return dst
+}
+
+// answerOpaque finds the opaque of a JSON answer frame (length field
+// included) without decoding the header: where its digits start and end,
+// and its value. ok is false for a binary header or a header without one.
+// hint is where the digits started in the previous answer: answers of one
+// kind put them at the same place, so the key is looked for there first.
+func answerOpaque(frame []byte, hint int) (start, end int, opaque int32, ok bool) {
+	if len(frame) < 8 || remoting.SerializeType(frame[4]) != remoting.JSON {
+		return 0, 0, 0, false
+	}
+	headerEnd := 8 + int(binary.BigEndian.Uint32(frame[4:])&0xFFFFFF)
+	if headerEnd > len(frame) {
+		return 0, 0, 0, false
+	}
+	if hint >= 8+len(opaqueKey) && hint < headerEnd && bytes.Equal(frame[hint-len(opaqueKey):hint], opaqueKey) {
+		start = hint
+	} else {
+		at := bytes.Index(frame[8:headerEnd], opaqueKey)
+		if at < 0 {
+			return 0, 0, 0, false
+		}
+		start = 8 + at + len(opaqueKey)
+	}
+	end = start
+	negative := end < headerEnd && frame[end] == '-'
+	if negative {
+		end++
+	}
+	var value int64
+	for end < headerEnd && frame[end] >= '0' && frame[end] <= '9' && end-start < 11 {
+		value = value*10 + int64(frame[end]-'0')
+		end++
+	}
+	if negative {
+		value = -value
+	}
+	if value != int64(int32(value)) || end == start {
+		return 0, 0, 0, false
+	}
+	return start, end, int32(value), true
+}

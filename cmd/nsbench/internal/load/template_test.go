@@ -1,0 +1,67 @@
+package load
+
+import (
+	"bytes"
+	"testing"
+
+	"github.com/gonamesrv/gonamesrv/remoting"
+)
+
+func TestTemplateFramesEqualTheCodecsForEveryOpaqueWidth(t *testing.T) {
+	req := RouteRequest("SomeTopic")
+	tmpl, err := NewTemplate(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	buf := []byte("prefix")
+	for _, opaque := range []int32{0, 7, 42, 123456, 1<<31 - 1, -5} {
+		req.Opaque = opaque
+		want, err := remoting.Encode(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		buf = tmpl.Append(buf[:6], opaque)
+		if !bytes.Equal(buf[6:], want) || string(buf[:6]) != "prefix" {
+			t.Fatalf("opaque %d: template frame\n%q\nwant\n%q", opaque, buf[6:], want)
+		}
+		start, end, got, ok := answerOpaque(buf[6:], 0)
+		if !ok || got != opaque || string(buf[6+start:6+end]) != string(want[start:end]) {
+			t.Fatalf("opaque %d read back as %d (%v)", opaque, got, ok)
+		}
+	}
+}
+
+func TestTemplateRefusesABinaryHeader(t *testing.T) {
+	req := RouteRequest("t")
+	req.SerializeType = remoting.ROCKETMQ
+	if _, err := NewTemplate(req); err == nil {
+		t.Fatal("a binary header has no JSON opaque to cut out")
+	}
+}
+
+func TestAnswerOpaqueRejectsWhatItCannotRead(t *testing.T) {
+	binary := RouteRequest("t")
+	binary.SerializeType = remoting.ROCKETMQ
+	frame, err := remoting.Encode(binary)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, frame := range map[string][]byte{"binary": frame, "short": {0, 0, 0, 4}, "header past the frame": {0, 0, 0, 8, 0, 0, 0, 99}} {
+		if _, _, _, ok := answerOpaque(frame, 0); ok {
+			t.Errorf("%s: read an opaque", name)
+		}
+	}
+}
+
+func TestAnswerOpaqueHintIsCheckedBeforeUse(t *testing.T) {
+	frame, err := remoting.Encode(&remoting.Command{Code: 0, Opaque: 31337, Language: remoting.JAVA, ExtFields: map[string]string{"k": "v"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	start, _, _, _ := answerOpaque(frame, 0)
+	for _, hint := range []int{0, 3, start - 1, start, start + 1, len(frame) + 10} {
+		if s, _, opaque, ok := answerOpaque(frame, hint); !ok || opaque != 31337 || s != start {
+			t.Errorf("hint %d: opaque %d at %d (%v), want 31337 at %d", hint, opaque, s, ok, start)
+		}
+	}
+}

@@ -1,0 +1,49 @@
+package namesrv
+
+import (
+	"time"
+
+	"github.com/gonamesrv/gonamesrv/remoting"
+	"github.com/gonamesrv/gonamesrv/route"
+)
+
+// fastRoute is getRouteInfoByTopic for the remoting server's fast path: the
+// plain case only (the server ready, no order config to add, a known topic),
+// the route's JSON appended straight into the answer frame. Anything else is
+// declined and goes to getRouteInfoByTopic, which answers it as always.
+func (ns *NameServer) fastRoute(q remoting.FastRouteQuery, dst []byte) ([]byte, bool) {
+	cfg := ns.settings.Get()
+	if cfg.OrderMessageEnable ||
+		cfg.NeedWaitForService && time.Since(ns.startedAt) < time.Duration(cfg.WaitSecondsForService)*time.Second {
+		return dst, false
+	}
+	standard := q.Version >= route.VersionV4_9_4 || q.AcceptStandardJSONOnly
+	return ns.routes.RouteJSON(dst, q.Topic, route.RouteQuery{Standard: standard})
+}
+
+// fastHeartbeat is brokerHeartbeat for the fast path: the broker's live
+// entry refreshed, a plain SUCCESS (as brokerHeartbeat, whether or not the
+// broker is known).
+func (ns *NameServer) fastHeartbeat(cluster, addr string) bool {
+	ns.routes.Heartbeat(cluster, addr, time.Now())
+	return true
+}
+
+// fastDataVersion is queryDataVersion for the fast path: the same decode of
+// the broker's data version, the same refresh and comparison, the stored
+// version as the answer's body.
+func (ns *NameServer) fastDataVersion(cluster, addr string, body, dst []byte) ([]byte, bool, bool) {
+	var given *route.DataVersion
+	if len(body) > 0 {
+		dv, err := route.DecodeDataVersion(body)
+		if err != nil {
+			return dst, false, false // the normal path answers the error
+		}
+		given = &dv
+	}
+	changed, stored := ns.routes.QueryDataVersion(cluster, addr, given, time.Now())
+	if stored != nil {
+		dst = route.EncodeDataVersion(dst, *stored)
+	}
+	return dst, changed, true
+}

@@ -1,0 +1,359 @@
+package remoting
+
+import (
+	"bytes"
+	"encoding/binary"
+	"strconv"
+	"time"
+
+	"github.com/panjf2000/gnet/v2"
+)
+
+// FastRouteQuery is what the route fast path found in a GET_ROUTEINFO_BY_TOPIC
+// request's header.
+type FastRouteQuery struct {
+	Topic                  string
+	Version                int32
+	AcceptStandardJSONOnly bool
+}
+
+// FastRouteHandler appends the body of a route query's SUCCESS answer to
+// dst and returns it, or returns ok false (and dst unchanged in length) to
+// leave the request to the normal path: an unknown topic, a server not
+// ready, anything the handler does not answer from its snapshot alone.
+type FastRouteHandler func(q FastRouteQuery, dst []byte) (body []byte, ok bool)
+
+// HandleFastRoute installs h for GET_ROUTEINFO_BY_TOPIC requests whose JSON
+// header holds nothing but code, flag 0, language, opaque, version,
+// serializeTypeCurrentRPC and the ext fields topic and acceptStandardJsonOnly
+// (what Java clients send). For those the event loop reads the header
+// straight from the frame, without a map or a Command, and writes the answer
+// frame in place behind the other answers of the same read, from a header
+// encoded once with only the opaque written: the same bytes the normal path
+// writes. Every other request, and every one h declines, takes the normal
+// path (handlers, GO_AWAY, memory limit), which answers it as before.
+func (s *Server) HandleFastRoute(h FastRouteHandler) { s.fastRoute.Store(&h) }
+
+// FastHeartbeatHandler records a BROKER_HEARTBEAT of the broker at addr in
+// cluster and says true, or false to leave the request to the normal path.
+type FastHeartbeatHandler func(cluster, addr string) bool
+
+// HandleFastHeartbeat installs h for BROKER_HEARTBEAT requests whose JSON
+// header carries the ext fields clusterName, brokerAddr and brokerName and
+// nothing unusual (see HandleFastRoute); the answer is the plain SUCCESS the
+// normal path writes.
+func (s *Server) HandleFastHeartbeat(h FastHeartbeatHandler) { s.fastHeartbeat.Store(&h) }
+
+// FastDataVersionHandler answers a QUERY_DATA_VERSION of the broker at addr
+// in cluster whose body (the broker's data version, maybe empty) is given:
+// it appends the answer's body to dst and says whether the version
+// changed, or ok false to leave the request to the normal path.
+type FastDataVersionHandler func(cluster, addr string, body, dst []byte) (answer []byte, changed, ok bool)
+
+// HandleFastDataVersion installs h for QUERY_DATA_VERSION requests whose
+// JSON header carries the ext fields brokerName, brokerAddr, clusterName
+// and a numeric brokerId and nothing unusual (see HandleFastRoute); the
+// answer is the SUCCESS with ext field changed that the normal path writes.
+func (s *Server) HandleFastDataVersion(h FastDataVersionHandler) { s.fastDataVersion.Store(&h) }
+
+// answerHeader is the header of a SUCCESS answer, cut around the opaque's
+// digits (built once from the normal encoder).
+type answerHeader struct{ head, tail []byte }
+
+// Answer headers of the fast path: no ext fields, and changed false / true.
+var (
+	fastPlainAnswer   = cutAnswerHeader(nil)
+	fastChangedAnswer = [2]answerHeader{
+		cutAnswerHeader(map[string]string{"changed": "false"}), cutAnswerHeader(map[string]string{"changed": "true"}),
+	}
+)
+
+func cutAnswerHeader(ext map[string]string) answerHeader {
+	const sentinel = 987654321
+	resp := NewResponse(&Command{SerializeType: JSON, Opaque: sentinel}, SUCCESS, "")
+	resp.ExtFields = ext
+	resp.MarkResponse()
+	frame, err := Encode(resp)
+	if err != nil {
+		panic(err)
+	}
+	digits := strconv.AppendInt(nil, sentinel, 10)
+	at := bytes.Index(frame, digits)
+	return answerHeader{head: frame[frameLengthSize+headerWordSize : at], tail: frame[at+len(digits):]}
+}
+
+// fastFrame answers the next frame of gnetConn on the fast path when it is
+// a route query or a heartbeat the fast path takes, appending the answer
+// frame to out;
+// handled false leaves the frame untouched for the normal path.
+func (s *Server) fastFrame(conn *Conn, gnetConn gnet.Conn, out []byte) (_ []byte, handled bool) {
+	route, heartbeat, dataVersion := s.fastRoute.Load(), s.fastHeartbeat.Load(), s.fastDataVersion.Load()
+	if route == nil && heartbeat == nil && dataVersion == nil || conn.assembly != nil || s.goingAway.Load() {
+		return out, false
+	}
+	buffered := gnetConn.InboundBuffered()
+	if buffered < frameLengthSize+headerWordSize {
+		return out, false
+	}
+	head, err := gnetConn.Peek(frameLengthSize + headerWordSize)
+	if err != nil {
+		return out, false
+	}
+	total := frameLengthSize + int(binary.BigEndian.Uint32(head))
+	word := binary.BigEndian.Uint32(head[frameLengthSize:])
+	headerEnd := frameLengthSize + headerWordSize + int(word&maxHeaderLength)
+	// JSON, whole in the buffer, below the large-frame size
+	if SerializeType(word>>24) != JSON || headerEnd > total || total > buffered || total >= largeFrameSize {
+		return out, false
+	}
+	frame, err := gnetConn.Peek(total)
+	if err != nil {
+		return out, false
+	}
+	started := monotonicNanos()
+	header, ok := scanFastHeader(frame[frameLengthSize+headerWordSize : headerEnd])
+	if !ok {
+		return out, false
+	}
+	body := frame[headerEnd:]
+	answerHead := &fastPlainAnswer
+	var answerBody []byte
+	switch {
+	case header.code == GET_ROUTEINFO_BY_TOPIC && route != nil && len(body) == 0:
+		q, isRoute := header.routeQuery()
+		if !isRoute {
+			return out, false
+		}
+		start := len(out)
+		out = appendAnswerHeader(out, answerHead, header.opaque)
+		bodyStart := len(out)
+		if out, ok = (*route)(q, out); !ok {
+			return out[:start], false
+		}
+		out = finishFast(gnetConn, out, start, bodyStart, total)
+		s.observe().Answered(header.code, SUCCESS, time.Duration(monotonicNanos()-started), len(out)-start)
+		return out, true
+	case header.code == BROKER_HEARTBEAT && heartbeat != nil && len(body) == 0:
+		cluster, addr, isHeartbeat := header.heartbeat()
+		if !isHeartbeat || !(*heartbeat)(cluster, addr) {
+			return out, false
+		}
+	case header.code == QUERY_DATA_VERSION && dataVersion != nil:
+		cluster, addr, isQuery := header.brokerIdentity()
+		if !isQuery {
+			return out, false
+		}
+		var changed bool
+		if answerBody, changed, ok = (*dataVersion)(cluster, addr, body, nil); !ok {
+			return out, false
+		}
+		answerHead = &fastChangedAnswer[0]
+		if changed {
+			answerHead = &fastChangedAnswer[1]
+		}
+	default:
+		return out, false
+	}
+	start := len(out)
+	out = appendAnswerHeader(out, answerHead, header.opaque)
+	bodyStart := len(out)
+	out = finishFast(gnetConn, append(out, answerBody...), start, bodyStart, total)
+	// Counted like the normal path's answers (Observer.Answered).
+	s.observe().Answered(header.code, SUCCESS, time.Duration(monotonicNanos()-started), len(out)-start)
+	return out, true
+}
+
+// appendAnswerHeader appends the length words (patched by finishFast) and
+// the answer header with opaque.
+func appendAnswerHeader(out []byte, h *answerHeader, opaque int32) []byte {
+	out = append(out, 0, 0, 0, 0, 0, 0, 0, 0)
+	out = append(out, h.head...)
+	out = strconv.AppendInt(out, int64(opaque), 10)
+	return append(out, h.tail...)
+}
+
+// finishFast patches the length words of the answer frame that starts at
+// start, its body at bodyStart, and drops the request of requestSize bytes.
+func finishFast(gnetConn gnet.Conn, out []byte, start, bodyStart, requestSize int) []byte {
+	binary.BigEndian.PutUint32(out[start:], uint32(len(out)-start-frameLengthSize))
+	binary.BigEndian.PutUint32(out[start+frameLengthSize:], uint32(JSON)<<24|uint32(bodyStart-start-frameLengthSize-headerWordSize))
+	_, _ = gnetConn.Discard(requestSize)
+	return out
+}
+
+// fastHeader is what the fast path reads of a request header.
+type fastHeader struct {
+	code, flag, opaque, version int32
+	haveCode, haveOpaque        bool
+	ext                         fastExtFields
+}
+
+// scanFastHeader reads a JSON request header without building a map; ok is
+// false for anything unusual (unknown keys, a remark, a language given as a
+// number, more than maxFastExtFields ext fields or a value that is not a
+// string, a response or a one-way request), which the normal path then
+// decodes.
+func scanFastHeader(data []byte) (h fastHeader, ok bool) {
+	s := jsonScanner{data: data}
+	s.skipSpace()
+	if !s.consume('{') {
+		return h, false
+	}
+	for first := true; ; first = false {
+		s.skipSpace()
+		if s.consume('}') {
+			break
+		}
+		if !first && !s.consume(',') {
+			return h, false
+		}
+		s.skipSpace()
+		key, err := s.readStringBytes()
+		s.skipSpace()
+		if err != nil || !s.consume(':') {
+			return h, false
+		}
+		s.skipSpace()
+		switch string(key) {
+		case "code":
+			h.code, err = s.readInt32()
+			h.haveCode = true
+		case "flag":
+			h.flag, err = s.readInt32()
+		case "opaque":
+			h.opaque, err = s.readInt32()
+			h.haveOpaque = true
+		case "version":
+			h.version, err = s.readInt32()
+		case "language", "serializeTypeCurrentRPC":
+			_, err = s.readStringBytes()
+		case "extFields":
+			if !s.readFastExtFields(&h.ext) {
+				return h, false
+			}
+		default:
+			return h, false
+		}
+		if err != nil {
+			return h, false
+		}
+	}
+	s.skipSpace()
+	return h, s.pos == len(data) && h.haveCode && h.haveOpaque && h.flag == 0
+}
+
+// routeQuery is the route query of a header the fast path takes.
+func (h *fastHeader) routeQuery() (FastRouteQuery, bool) {
+	q := FastRouteQuery{Version: h.version}
+	topic, ok := h.ext.get("topic")
+	if h.code != GET_ROUTEINFO_BY_TOPIC || !ok || len(topic) == 0 || !h.ext.only("topic", "acceptStandardJsonOnly") {
+		return q, false
+	}
+	q.Topic = string(topic)
+	if accept, given := h.ext.get("acceptStandardJsonOnly"); given {
+		switch string(accept) {
+		case "true":
+			q.AcceptStandardJSONOnly = true
+		case "false":
+		default:
+			return q, false
+		}
+	}
+	return q, true
+}
+
+// brokerIdentity is the broker of a QUERY_DATA_VERSION header the fast path
+// takes: every field of the handler's header present, brokerId a number.
+func (h *fastHeader) brokerIdentity() (cluster, addr string, ok bool) {
+	c, ok1 := h.ext.get("clusterName")
+	a, ok2 := h.ext.get("brokerAddr")
+	n, ok3 := h.ext.get("brokerName")
+	id, ok4 := h.ext.get("brokerId")
+	if !ok1 || !ok2 || !ok3 || !ok4 || len(c) == 0 || len(a) == 0 || len(n) == 0 ||
+		!h.ext.only("clusterName", "brokerAddr", "brokerName", "brokerId") {
+		return "", "", false
+	}
+	if _, err := strconv.ParseInt(string(id), 10, 64); err != nil {
+		return "", "", false
+	}
+	return string(c), string(a), true
+}
+
+// heartbeat is the broker of a BROKER_HEARTBEAT header the fast path takes.
+func (h *fastHeader) heartbeat() (cluster, addr string, ok bool) {
+	c, ok1 := h.ext.get("clusterName")
+	a, ok2 := h.ext.get("brokerAddr")
+	n, ok3 := h.ext.get("brokerName")
+	if h.code != BROKER_HEARTBEAT || !ok1 || !ok2 || !ok3 || len(c) == 0 || len(a) == 0 || len(n) == 0 ||
+		!h.ext.only("clusterName", "brokerAddr", "brokerName") {
+		return "", "", false
+	}
+	return string(c), string(a), true
+}
+
+// maxFastExtFields bounds the ext fields a fast-path header may carry.
+const maxFastExtFields = 4
+
+// fastExtFields are a header's ext fields, as read: keys and (unescaped)
+// values alias the frame or a fresh buffer.
+type fastExtFields struct {
+	n           int
+	keys, value [maxFastExtFields][]byte
+}
+
+// get returns the value of key and whether it was there.
+func (f *fastExtFields) get(key string) ([]byte, bool) {
+	for i := range f.n {
+		if string(f.keys[i]) == key {
+			return f.value[i], true
+		}
+	}
+	return nil, false
+}
+
+// only says whether every key is one of allowed.
+func (f *fastExtFields) only(allowed ...string) bool {
+	for i := range f.n {
+		found := false
+		for _, a := range allowed {
+			if string(f.keys[i]) == a {
+				found = true
+				break
+			}
+		}
+		if !found {
+			return false
+		}
+	}
+	return true
+}
+
+// readFastExtFields reads an extFields object of at most maxFastExtFields
+// string values.
+func (s *jsonScanner) readFastExtFields(f *fastExtFields) bool {
+	if !s.consume('{') {
+		return false
+	}
+	for first := true; ; first = false {
+		s.skipSpace()
+		if s.consume('}') {
+			return true
+		}
+		if !first && !s.consume(',') {
+			return false
+		}
+		s.skipSpace()
+		key, err := s.readStringBytes()
+		s.skipSpace()
+		if err != nil || !s.consume(':') || f.n == maxFastExtFields {
+			return false
+		}
+		s.skipSpace()
+		value, err := s.readStringBytes()
+		if err != nil {
+			return false
+		}
+		f.keys[f.n], f.value[f.n] = key, value
+		f.n++
+	}
+}

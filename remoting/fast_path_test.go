@@ -1,0 +1,154 @@
+package remoting
+
+import (
+	"bytes"
+	"strconv"
+	"sync/atomic"
+	"testing"
+)
+
+// routeBody is what both paths of these tests answer for topic.
+func routeBody(topic string) []byte { return []byte(`{"route":"` + topic + `"}`) }
+
+// fastServer answers GET_ROUTEINFO_BY_TOPIC with routeBody on the normal
+// path and, with fast set, also on the fast path, counting fast answers.
+func fastServer(t *testing.T, fast bool, fastAnswers *atomic.Int32) *Server {
+	return startServer(t, ServerConfig{}, func(s *Server) {
+		s.Handle(GET_ROUTEINFO_BY_TOPIC, func(_ *Conn, req *Command) *Command {
+			resp := NewResponse(req, SUCCESS, "")
+			resp.Body = routeBody(req.ExtFields["topic"])
+			return resp
+		})
+		s.Handle(BROKER_HEARTBEAT, func(_ *Conn, req *Command) *Command { return NewResponse(req, SUCCESS, "") })
+		s.Handle(QUERY_DATA_VERSION, func(_ *Conn, req *Command) *Command {
+			resp := NewResponse(req, SUCCESS, "")
+			resp.ExtFields = map[string]string{"changed": strconv.FormatBool(len(req.Body) == 0)}
+			resp.Body = req.Body
+			return resp
+		})
+		if fast {
+			s.HandleFastRoute(func(q FastRouteQuery, dst []byte) ([]byte, bool) {
+				if q.Topic == "declined" {
+					return dst, false
+				}
+				fastAnswers.Add(1)
+				return append(dst, routeBody(q.Topic)...), true
+			})
+			s.HandleFastHeartbeat(func(cluster, addr string) bool {
+				fastAnswers.Add(1)
+				return cluster == "c"
+			})
+			s.HandleFastDataVersion(func(_, _ string, body, dst []byte) ([]byte, bool, bool) {
+				fastAnswers.Add(1)
+				return append(dst, body...), len(body) == 0, true
+			})
+		}
+	})
+}
+
+func TestFastRouteAnswersTheSameBytesAsTheNormalPath(t *testing.T) {
+	requests := map[string]*Command{}
+	plain := NewRequest(GET_ROUTEINFO_BY_TOPIC, map[string]string{"topic": "T1"}, nil)
+	plain.Language, plain.Version, plain.Opaque = JAVA, 479, 77
+	requests["plain"] = plain
+	standard := NewRequest(GET_ROUTEINFO_BY_TOPIC, map[string]string{"topic": "T2", "acceptStandardJsonOnly": "true"}, nil)
+	standard.Opaque = 1<<31 - 1
+	requests["accept standard"] = standard
+	escaped := NewRequest(GET_ROUTEINFO_BY_TOPIC, map[string]string{"topic": "a\"b"}, nil)
+	requests["escaped topic"] = escaped
+	declined := NewRequest(GET_ROUTEINFO_BY_TOPIC, map[string]string{"topic": "declined"}, nil)
+	requests["declined"] = declined
+	other := NewRequest(GET_ROUTEINFO_BY_TOPIC, map[string]string{"topic": "T3", "__ZONE_MODE": "true"}, nil)
+	requests["other ext field"] = other
+	remark := NewRequest(GET_ROUTEINFO_BY_TOPIC, map[string]string{"topic": "T4"}, nil)
+	remark.Remark = "r"
+	requests["remark"] = remark
+	binary := NewRequest(GET_ROUTEINFO_BY_TOPIC, map[string]string{"topic": "T5"}, nil)
+	binary.SerializeType = ROCKETMQ
+	requests["binary"] = binary
+	requests["heartbeat"] = NewRequest(BROKER_HEARTBEAT, map[string]string{"clusterName": "c", "brokerAddr": "a", "brokerName": "b"}, nil)
+	identity := map[string]string{"clusterName": "c", "brokerAddr": "a", "brokerName": "b", "brokerId": "0"}
+	requests["data version"] = NewRequest(QUERY_DATA_VERSION, identity, []byte(`{"counter":1}`))
+	requests["data version without body"] = NewRequest(QUERY_DATA_VERSION, identity, nil)
+	requests["declined heartbeat"] = NewRequest(BROKER_HEARTBEAT, map[string]string{"clusterName": "other", "brokerAddr": "a", "brokerName": "b"}, nil)
+	oneway := NewRequest(GET_ROUTEINFO_BY_TOPIC, map[string]string{"topic": "T6"}, nil)
+	oneway.MarkOneway()
+
+	var fastCount, none atomic.Int32
+	normal := dialRaw(t, fastServer(t, false, &none))
+	fast := dialRaw(t, fastServer(t, true, &fastCount))
+	for name, req := range requests {
+		// several in one write, as pipelining clients send them
+		frame := mustEncode(t, req)
+		batch := bytes.Repeat(frame, 3)
+		normal.write(batch)
+		fast.write(batch)
+		for i := range 3 {
+			want, got := normal.readFrameBytes(), fast.readFrameBytes()
+			if !bytes.Equal(want, got) {
+				t.Fatalf("%s #%d: fast path wrote\n%q\nthe normal path\n%q", name, i, got, want)
+			}
+		}
+	}
+	// a one-way request is never answered: the next answer is the next request's
+	fast.write(append(mustEncode(t, oneway), mustEncode(t, plain)...))
+	if got := fast.read(); got.Opaque != plain.Opaque {
+		t.Fatalf("answer after a one-way request: %+v", got)
+	}
+	// plain, accept standard, escaped topic, both heartbeats (the declined
+	// one counted too) and both data versions three times each, then the last plain
+	if n := fastCount.Load(); n != 3*7+1 || none.Load() != 0 {
+		t.Fatalf("%d answers on the fast path, want 22", n)
+	}
+}
+
+func TestFastHeaderScanTakesOnlyPlainRouteQueriesAndHeartbeats(t *testing.T) {
+	accepted := []string{
+		`{"code":105,"extFields":{"topic":"T"},"flag":0,"language":"JAVA","opaque":5,"serializeTypeCurrentRPC":"JSON","version":479}`,
+		` { "opaque" : 5 , "code" : 105 , "extFields" : { "topic" : "T" , "acceptStandardJsonOnly" : "false" } } `,
+	}
+	for _, header := range accepted {
+		h, ok := scanFastHeader([]byte(header))
+		q, isRoute := h.routeQuery()
+		if !ok || !isRoute || h.opaque != 5 || q.Topic != "T" {
+			t.Errorf("%s: %+v %v", header, h, ok)
+		}
+	}
+	refused := []string{
+		`{"code":105,"extFields":{"topic":"T"},"flag":2,"opaque":5}`,     // one-way
+		`{"code":105,"extFields":{"topic":"T"},"flag":1,"opaque":5}`,     // a response
+		`{"code":106,"extFields":{"topic":"T"},"opaque":5}`,              // another code
+		`{"code":105,"extFields":{"topic":""},"opaque":5}`,               // no topic
+		`{"code":105,"extFields":{"topic":"T"}}`,                         // no opaque
+		`{"code":105,"extFields":{"topic":"T"},"opaque":5,"remark":"x"}`, // remark
+		`{"code":105,"extFields":{"topic":"T"},"opaque":5,"language":3}`, // numeric language
+		`{"code":105,"extFields":{"topic":"T","acceptStandardJsonOnly":"yes"},"opaque":5}`,
+		`{"code":105,"extFields":{"topic":1},"opaque":5}`,
+		`{"code":105,"extFields":{"topic":"T"},"opaque":5} x`,
+		`{"code":105,"extFields":{"topic":"T"},"opaque":5,}`,
+		`{"code":105 "opaque":5}`,
+		`[]`,
+		``,
+	}
+	for _, header := range refused {
+		h, ok := scanFastHeader([]byte(header))
+		if _, isRoute := h.routeQuery(); ok && isRoute {
+			t.Errorf("%s: taken: %+v", header, h)
+		}
+	}
+	heartbeats := map[string]bool{
+		`{"code":904,"extFields":{"brokerAddr":"a","brokerName":"b","clusterName":"c"},"flag":0,"opaque":1}`: true,
+		`{"code":904,"extFields":{"brokerAddr":"a","brokerName":"b"},"flag":0,"opaque":1}`:                   false,
+		`{"code":904,"extFields":{"brokerAddr":"a","brokerName":"b","clusterName":""},"opaque":1}`:           false,
+		`{"code":904,"extFields":{"brokerAddr":"a","brokerName":"b","clusterName":"c","x":"y"},"opaque":1}`:  false,
+		`{"code":105,"extFields":{"brokerAddr":"a","brokerName":"b","clusterName":"c"},"opaque":1}`:          false,
+		`{"code":904,"extFields":{"a":"1","b":"2","c":"3","d":"4","e":"5"},"opaque":1}`:                      false,
+	}
+	for header, want := range heartbeats {
+		h, ok := scanFastHeader([]byte(header))
+		cluster, addr, isHeartbeat := h.heartbeat()
+		if got := ok && isHeartbeat; got != want || got && (cluster != "c" || addr != "a") {
+			t.Errorf("%s: heartbeat %v (%q %q), want %v", header, got, cluster, addr, want)
+		}
+	}
+}
