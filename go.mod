@@ -5,7 +5,6 @@ go 1.26
 require (
 	github.com/apache/rocketmq-client-go/v2 v2.1.3-0.20251226070945-2173d070fd1b
 	github.com/panjf2000/gnet/v2 v2.9.7
-	github.com/robfig/cron/v3 v3.0.1
 	github.com/sirupsen/logrus v1.10.2
 )
 

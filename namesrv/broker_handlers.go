@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"hash/crc32"
-	"time"
 
 	"github.com/sirupsen/logrus"
 
@@ -65,7 +64,7 @@ func (ns *NameServer) registerBroker(conn *remoting.Conn, req *remoting.Command)
 		reg.UndecodedDataVersion, reg.Body, reg.FilterServersGiven = nil, body, filterServersGiven
 		fields["topics"] = len(body.TopicConfigSerializeWrapper.TopicConfigTable)
 		fields["dataVersion"] = body.TopicConfigSerializeWrapper.DataVersion
-		result, events, err = ns.routes.RegisterBroker(reg, time.Now())
+		result, events, err = ns.routes.RegisterBroker(reg, ns.clock.Now())
 	}
 	if errors.Is(err, route.ErrRegisterRefused) {
 		ns.log.WithFields(fields).Warn("register broker refused: first registration with a single topic")
@@ -145,7 +144,7 @@ func (ns *NameServer) applyUnchangedRegistration(reg *route.RegisterBrokerReques
 	}
 	reg.UndecodedDataVersion = &dv
 	reg.FilterServersGiven = true
-	return ns.routes.RegisterBroker(reg, time.Now())
+	return ns.routes.RegisterBroker(reg, ns.clock.Now())
 }
 
 // maySkipBody says whether a registration body is plain JSON of the current
@@ -252,7 +251,7 @@ func (ns *NameServer) queryDataVersion(_ *remoting.Conn, req *remoting.Command) 
 		}
 		given = &dv
 	}
-	changed, stored := ns.routes.QueryDataVersion(h.ClusterName, h.BrokerAddr, given, time.Now())
+	changed, stored := ns.routes.QueryDataVersion(h.ClusterName, h.BrokerAddr, given, ns.clock.Now())
 	resp := withExt(success(req), &queryDataVersionResponseHeader{Changed: changed})
 	if stored != nil {
 		resp.Body = route.EncodeDataVersion(nil, *stored)
@@ -267,7 +266,7 @@ func (ns *NameServer) brokerHeartbeat(_ *remoting.Conn, req *remoting.Command) *
 	if err := remoting.DecodeHeader(req, &h); err != nil {
 		return systemError(req, err.Error())
 	}
-	ns.routes.Heartbeat(h.ClusterName, h.BrokerAddr, time.Now())
+	ns.routes.Heartbeat(h.ClusterName, h.BrokerAddr, ns.clock.Now())
 	return success(req)
 }
 

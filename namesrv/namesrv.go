@@ -13,6 +13,7 @@ import (
 
 	"github.com/sirupsen/logrus"
 
+	"github.com/gonamesrv/gonamesrv/internal/monotime"
 	"github.com/gonamesrv/gonamesrv/namesrv/config"
 	"github.com/gonamesrv/gonamesrv/namesrv/kvconfig"
 	"github.com/gonamesrv/gonamesrv/remoting"
@@ -31,6 +32,9 @@ type NameServer struct {
 	eviction   *evictionJob
 	notifier   *notifier
 	startedAt  time.Time
+	// clock is what every liveness time given to the route manager is read
+	// from: monotonic, so a wall-clock step neither stops nor triggers expiry.
+	clock monotime.Clock
 	// fullRegistrations bounds how many registrations decode and apply a
 	// topic table at once (see registrationSlots).
 	fullRegistrations slots
@@ -54,6 +58,7 @@ func New(settings *config.Settings, log *logrus.Entry) (*NameServer, error) {
 		kv:        kv,
 		brokers:   newBrokerConns(),
 		startedAt: time.Now(),
+		clock:     monotime.New(),
 
 		fullRegistrations: newSlots(registrationSlots()),
 	}
@@ -83,12 +88,18 @@ func New(settings *config.Settings, log *logrus.Entry) (*NameServer, error) {
 		return nil, fmt.Errorf("namesrv: listen on %s: %w", srvCfg.Addr, err)
 	}
 	ns.unregister.start()
-	ns.eviction = startEviction(ns.routes, ns.brokers, ns.notifier, time.Duration(cfg.ScanNotActiveBrokerInterval)*time.Millisecond,
-		log.WithField("component", "eviction"))
+	ns.eviction = newEvictionJob(ns.routes, ns.brokers, ns.notifier, time.Duration(cfg.ScanNotActiveBrokerInterval)*time.Millisecond,
+		time.Duration(cfg.PauseDetectThresholdMillis)*time.Millisecond, ns.clock.Now, log.WithField("component", "eviction"))
+	ns.eviction.start()
 	log.WithFields(logrus.Fields{"address": ns.Addr().String(), "serializeType": "JSON"}).
 		Info("The Name Server boot success")
 	return ns, nil
 }
+
+// PausesDetected counts the eviction runs that came late by more than
+// pauseDetectThresholdMillis (the process was paused) and extended every
+// broker's deadline instead of evicting; for metrics.
+func (ns *NameServer) PausesDetected() int64 { return ns.eviction.pauses.Load() }
 
 // Addr is the address the server listens on, with the real port when the
 // configuration asked for port 0.

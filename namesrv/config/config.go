@@ -108,6 +108,10 @@ type Config struct {
 	LogFormat string `prop:"logFormat" ext:"true"`
 	// LogLevel is a logrus level name (debug, info, warn, ...). Go addition.
 	LogLevel string `prop:"logLevel" ext:"true"`
+	// PauseDetectThresholdMillis is how late (ms past its schedule) an expiry
+	// scan must run to count as a pause of the process; the scan then extends
+	// every broker's deadline by the pause instead of evicting. Go addition.
+	PauseDetectThresholdMillis int64 `prop:"pauseDetectThresholdMillis" ext:"true"`
 
 	// fileProperties holds every entry of the -c file as read (keys no
 	// setting knows included), for GET_NAMESRV_CONFIG.
@@ -125,6 +129,10 @@ const (
 	DefaultRequestMemoryLimit = 1 << 30
 	// DefaultConfigBlackList is the Java default of configBlackList.
 	DefaultConfigBlackList = "configBlackList;configStorePath;kvConfigPath"
+	// DefaultPauseDetectThresholdMillis is pauseDetectThresholdMillis'
+	// default: far above a busy machine's timer jitter, below the 3 s
+	// heartbeat timeouts of brokers that a short stop would otherwise evict.
+	DefaultPauseDetectThresholdMillis = 1000
 	// LogFormatText and LogFormatJSON are the accepted logFormat values.
 	LogFormatText = "text"
 	LogFormatJSON = "json"
@@ -176,6 +184,8 @@ func Default() *Config {
 		RequestMemoryLimit: DefaultRequestMemoryLimit,
 		LogFormat:          LogFormatText,
 		LogLevel:           "info",
+
+		PauseDetectThresholdMillis: DefaultPauseDetectThresholdMillis,
 	}
 }
 
@@ -208,6 +218,7 @@ func (c *Config) Validate() error {
 		{"defaultThreadPoolQueueCapacity", int64(c.DefaultThreadPoolQueueCapacity)},
 		{"frameMaxLength", int64(c.MaxFrameSize)},
 		{"requestMemoryLimit", c.RequestMemoryLimit},
+		{"pauseDetectThresholdMillis", c.PauseDetectThresholdMillis},
 	}
 	for _, p := range positive {
 		if p.value <= 0 {

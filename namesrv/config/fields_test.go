@@ -15,14 +15,14 @@ func TestKeysAreUniqueAndComplete(t *testing.T) {
 		}
 		seen[k] = true
 	}
-	// 22 NamesrvConfig keys + 18 NettyServerConfig keys + 4 Go additions.
-	if len(keys) != 44 {
-		t.Fatalf("%d keys, want 44", len(keys))
+	// 22 NamesrvConfig keys + 18 NettyServerConfig keys + 5 Go additions.
+	if len(keys) != 45 {
+		t.Fatalf("%d keys, want 45", len(keys))
 	}
-	if keys[0] != "rocketmqHome" || keys[len(keys)-1] != "logLevel" {
+	if keys[0] != "rocketmqHome" || keys[len(keys)-1] != "pauseDetectThresholdMillis" {
 		t.Fatalf("keys not in declaration order: first %s last %s", keys[0], keys[len(keys)-1])
 	}
-	for _, ext := range []string{"frameMaxLength", "requestMemoryLimit", "logFormat", "logLevel"} {
+	for _, ext := range []string{"frameMaxLength", "requestMemoryLimit", "logFormat", "logLevel", "pauseDetectThresholdMillis"} {
 		if !IsExtension(ext) {
 			t.Errorf("%s not marked as a Go addition", ext)
 		}
