@@ -53,7 +53,7 @@ func Write(path string, data []byte, perm os.FileMode) error {
 	if err != nil {
 		return err
 	}
-	if err := writeSynced(f, tmpPath, data); err != nil {
+	if err := writeSynced(f, data); err != nil {
 		_ = os.Remove(tmpPath)
 		return err
 	}
@@ -94,20 +94,17 @@ func openNew(path string, perm os.FileMode) (*os.File, error) {
 }
 
 // writeSynced writes data to the new file and flushes it to stable storage
-// before closing it.
-func writeSynced(f *os.File, path string, data []byte) error {
+// before closing it. The file's errors already name its path.
+func writeSynced(f *os.File, data []byte) error {
 	if _, err := f.Write(data); err != nil {
 		_ = f.Close()
-		return fmt.Errorf("write %s: %w", path, err)
+		return err
 	}
 	if err := f.Sync(); err != nil {
 		_ = f.Close()
-		return fmt.Errorf("fsync %s: %w", path, err)
+		return fmt.Errorf("fsync: %w", err)
 	}
-	if err := f.Close(); err != nil {
-		return fmt.Errorf("close %s: %w", path, err)
-	}
-	return nil
+	return f.Close()
 }
 
 // syncDir flushes a directory's entries, which makes a completed rename
