@@ -3,6 +3,7 @@ package faults
 import (
 	"bytes"
 	"fmt"
+	"math/rand/v2"
 	"net"
 	"os"
 	"os/exec"
@@ -190,15 +191,21 @@ func (p *proc) logHas(text string) bool {
 	return err == nil && bytes.Contains(out, []byte(text))
 }
 
-// freePort asks the kernel for a loopback port nobody listens on.
+// freePort picks a port below the kernel's ephemeral range (32768-60999 by
+// default) that nobody listens on: the floods leave thousands of ephemeral
+// ports in TIME_WAIT, which a later listener could not bind.
 func freePort(t testing.TB) int {
 	t.Helper()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatalf("free port: %v", err)
+	for range 100 {
+		port := 20000 + rand.IntN(12000)
+		l, err := net.Listen("tcp", fmt.Sprintf("0.0.0.0:%d", port))
+		if err == nil {
+			l.Close()
+			return port
+		}
 	}
-	defer l.Close()
-	return l.Addr().(*net.TCPAddr).Port
+	t.Fatal("no free port in 20000-31999")
+	return 0
 }
 
 // nsOptions are the NameServer's start settings in a test.
