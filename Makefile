@@ -2,9 +2,10 @@
 GO       ?= go
 FUZZTIME ?= 10s
 BIN      ?= bin
-# Packages whose tests run under the race detector: everything but test/, whose
-# end-to-end tests drive the Apache Go client, which has data races of its own.
-RACE_PKGS = $(shell $(GO) list ./... | grep -v '/test$$')
+# Packages whose tests run under the race detector: everything but test/ and
+# test/faults, whose end-to-end tests drive the Apache Go client, which has data
+# races of its own (e2e runs them).
+RACE_PKGS = $(shell $(GO) list ./... | grep -v -e '/test$$' -e '/test/')
 
 .PHONY: build test unit e2e bench fuzz run lint
 
@@ -41,3 +42,18 @@ run:
 lint:
 	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt needed: $$out"; exit 1; fi
 	$(GO) vet ./...
+
+# The whole fault suite (test/faults with FAULTS_FULL=1, about 3 minutes; the
+# network and disk cases need root): writes docs/reliability.md, also when a
+# case fails. make e2e (hence make test and CI) runs its short form.
+.PHONY: faults
+faults:
+	FAULTS_FULL=1 FAULTS_REPORT=$(CURDIR)/docs/reliability.md $(GO) test -count=1 -v -timeout 20m ./test/faults/
+
+# The soak checker (not in CI): brokers joining, changing topics, leaving,
+# killed and stopped at random against a pair of NameServers for DURATION,
+# invariants checked all along; prints the counts and every violation.
+DURATION ?= 10m
+.PHONY: soak
+soak:
+	SOAK_DURATION=$(DURATION) $(GO) test -count=1 -v -timeout 0 -run '^TestSoak$$' ./test/faults/
