@@ -115,6 +115,23 @@ func routed(ns *proc, name string) bool {
 // ms formats a duration for the report.
 func ms(d time.Duration) string { return fmt.Sprintf("%d ms", d.Milliseconds()) }
 
+// repeat runs body, then waits pause, again and again until stop is closed.
+func repeat(stop <-chan struct{}, pause time.Duration, body func()) {
+	for {
+		select {
+		case <-stop:
+			return
+		default:
+		}
+		body()
+		select {
+		case <-stop:
+			return
+		case <-time.After(pause):
+		}
+	}
+}
+
 // msOrNever is ms, or "never" for 0 (not seen).
 func msOrNever(d time.Duration) string {
 	if d == 0 {

@@ -38,14 +38,8 @@ func startKVWriter(addr string) *kvWriter {
 	w := &kvWriter{addr: addr, stop: make(chan struct{}), done: make(chan struct{})}
 	go func() {
 		defer close(w.done)
-		for i := 0; ; i++ {
-			select {
-			case <-w.stop:
-				return
-			default:
-			}
-			key := fmt.Sprintf("k%06d", i)
-			w.tried.Add(1)
+		repeat(w.stop, 0, func() {
+			key := fmt.Sprintf("k%06d", w.tried.Add(1)-1)
 			if code, _, err := putKV(w.addr, kvNamespace, key, "v-"+key); err == nil && code == remoting.SUCCESS {
 				w.mu.Lock()
 				w.acked = append(w.acked, key)
@@ -53,7 +47,7 @@ func startKVWriter(addr string) *kvWriter {
 			} else {
 				time.Sleep(20 * time.Millisecond) // the server is down: do not spin
 			}
-		}
+		})
 	}()
 	return w
 }
@@ -73,12 +67,9 @@ func registrationLoad(addr string, stop <-chan struct{}) *atomic.Int64 {
 	go func() {
 		client := remoting.NewClient(addr, remoting.ClientConfig{DialTimeout: time.Second, RequestTimeout: callTimeout})
 		defer client.Close()
-		for i := 0; ; i++ {
-			select {
-			case <-stop:
-				return
-			default:
-			}
+		i := -1
+		repeat(stop, 0, func() {
+			i++
 			b := nstest.Broker{Cluster: "LoadCluster", Name: fmt.Sprintf("load-%d", i%20), Addr: fmt.Sprintf("127.0.0.2:%d", 20000+i%20),
 				Topics: map[string]int32{}, Version: route.DataVersion{Counter: int64(i), Timestamp: time.Now().UnixMilli()}}
 			for j := range 100 {
@@ -89,10 +80,10 @@ func registrationLoad(addr string, stop <-chan struct{}) *atomic.Int64 {
 			cancel()
 			if err != nil {
 				time.Sleep(20 * time.Millisecond)
-				continue
+				return
 			}
 			sent.Add(1)
-		}
+		})
 	}()
 	return &sent
 }
@@ -117,12 +108,7 @@ func startGoLookups(t *testing.T, topic string, nameServers ...string) *goLookup
 		defer close(l.done)
 		defer adm.Close()
 		var failingSince time.Time
-		for {
-			select {
-			case <-l.stop:
-				return
-			case <-time.After(50 * time.Millisecond):
-			}
+		repeat(l.stop, 50*time.Millisecond, func() {
 			ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
 			queues, err := adm.FetchPublishMessageQueues(ctx, topic)
 			cancel()
@@ -135,10 +121,10 @@ func startGoLookups(t *testing.T, topic string, nameServers ...string) *goLookup
 				if streak := time.Since(failingSince).Milliseconds(); streak > l.longestFailStreak.Load() {
 					l.longestFailStreak.Store(streak)
 				}
-				continue
+				return
 			}
 			failingSince = time.Time{}
-		}
+		})
 	}()
 	return l
 }

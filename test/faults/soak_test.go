@@ -97,12 +97,7 @@ func TestSoak(t *testing.T) {
 	var samples [][]int64 // per sample: RSS and fds of each NameServer
 	go func() {
 		defer wg.Done()
-		for {
-			select {
-			case <-stop:
-				return
-			case <-time.After(10 * time.Second):
-			}
+		repeat(stop, 10*time.Second, func() {
 			var sample []int64
 			for _, ns := range s.ns {
 				rss, _ := ns.rssBytes()
@@ -115,7 +110,7 @@ func TestSoak(t *testing.T) {
 				samples = append(samples, sample)
 			}
 			s.mu.Unlock()
-		}
+		})
 	}()
 	for time.Since(s.start) < duration {
 		s.act()
@@ -200,12 +195,7 @@ func (s *soak) act() {
 
 // checkLoop asserts the route invariants of every slot on both NameServers.
 func (s *soak) checkLoop(stop <-chan struct{}) {
-	for {
-		select {
-		case <-stop:
-			return
-		case <-time.After(soakCheckEvery):
-		}
+	repeat(stop, soakCheckEvery, func() {
 		tables := make([]map[string]string, len(s.ns))
 		for i, ns := range s.ns {
 			brokers, err := brokersOf(ns.Addr)
@@ -237,19 +227,14 @@ func (s *soak) checkLoop(stop <-chan struct{}) {
 			}
 		}
 		s.mu.Unlock()
-	}
+	})
 }
 
 // queryLoop is the clients: route queries for every slot's topics on both
 // NameServers. An answer other than 0 or TOPIC_NOT_EXIST is a violation, and
 // so is TOPIC_NOT_EXIST for a topic whose broker is up and settled.
 func (s *soak) queryLoop(stop <-chan struct{}) {
-	for {
-		select {
-		case <-stop:
-			return
-		default:
-		}
+	repeat(stop, 20*time.Millisecond, func() {
 		s.mu.Lock()
 		type query struct {
 			slot    *soakSlot
@@ -284,8 +269,7 @@ func (s *soak) queryLoop(stop <-chan struct{}) {
 				s.mu.Unlock()
 			}
 		}
-		time.Sleep(20 * time.Millisecond)
-	}
+	})
 }
 
 // checkGrowth compares the NameServers' memory and descriptors in the last
