@@ -144,7 +144,6 @@ func TestFloodConnectClose(t *testing.T) {
 }
 
 func TestFloodIdleConnections(t *testing.T) {
-	fullOnly(t)
 	r := record(t, 71, "connection flood: idle", "10,000 connections opened and held idle")
 	var held atomic.Int64
 	flood(t, r, nil, func(addr string, stop <-chan struct{}) {
@@ -169,7 +168,6 @@ func TestFloodIdleConnections(t *testing.T) {
 }
 
 func TestFloodSlowloris(t *testing.T) {
-	fullOnly(t)
 	r := record(t, 72, "connection flood: slowloris", "1,000 connections each sending a 1 KB frame one byte a second")
 	var open atomic.Int64
 	flood(t, r, nil, func(addr string, stop <-chan struct{}) {
