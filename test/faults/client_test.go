@@ -1,11 +1,11 @@
 package faults
 
 import (
-	"context"
 	"fmt"
 	"sort"
 	"time"
 
+	"github.com/gonamesrv/gonamesrv/internal/nstest"
 	"github.com/gonamesrv/gonamesrv/remoting"
 	"github.com/gonamesrv/gonamesrv/route"
 )
@@ -15,11 +15,7 @@ const callTimeout = 3 * time.Second
 
 // call sends one request over a fresh connection and returns the answer.
 func call(addr string, code int32, ext map[string]string, body []byte) (*remoting.Command, error) {
-	client := remoting.NewClient(addr, remoting.ClientConfig{DialTimeout: time.Second, RequestTimeout: callTimeout})
-	defer client.Close()
-	ctx, cancel := context.WithTimeout(context.Background(), callTimeout)
-	defer cancel()
-	return client.Invoke(ctx, remoting.NewRequest(code, ext, body))
+	return nstest.Call(addr, code, ext, body, callTimeout)
 }
 
 // brokersOf maps every broker name a NameServer routes to its master's
@@ -45,15 +41,7 @@ func brokersOf(addr string) (map[string]string, error) {
 
 // routeOf asks for a topic's route; the code is the answer's.
 func routeOf(addr, topic string) (*route.TopicRouteData, int32, error) {
-	resp, err := call(addr, remoting.GET_ROUTEINFO_BY_TOPIC, map[string]string{"topic": topic}, nil)
-	if err != nil {
-		return nil, -1, err
-	}
-	if resp.Code != remoting.SUCCESS {
-		return nil, resp.Code, nil
-	}
-	data, err := route.DecodeTopicRouteData(resp.Body)
-	return data, resp.Code, err
+	return nstest.RouteOf(addr, topic, callTimeout)
 }
 
 // routeKey is a route reduced to what two NameServers must agree on: each
