@@ -112,6 +112,7 @@ func writeReport(path string) error {
 		fmt.Fprintf(&b, "| %s | %s | %s | %s | %s | `%s`%s |\n", cell(r.fault), cell(r.injected),
 			cell(strings.Join(r.observed, "; ")), cell(strings.Join(r.figures, "; ")), r.verdict, r.test, ci)
 	}
+	b.WriteString("\nThe soak checker is not part of this page: `make soak DURATION=10m` prints its counts and violations.\n")
 	return os.WriteFile(path, []byte(b.String()), 0o644)
 }
 
