@@ -96,7 +96,7 @@ func flood(t *testing.T, r *row, extra []string, load func(addr string, stop <-c
 	r.figure(t, "route p99 quiet / during the flood", fmt.Sprintf("%s / %s (%d queries, %d unanswered)",
 		quiet.p99().Round(10*time.Microsecond), loaded.p99().Round(10*time.Microsecond), len(loaded.latencies), loaded.failed))
 	r.figure(t, "server RSS before / peak", fmt.Sprintf("%d MiB / %d MiB (bound %d MiB)", rssBefore>>20, peak.Load()>>20, floodRSSBound>>20))
-	r.observe(t, "route queries on their own connection answered %d times, %d unanswered within 2 s; p99 %.0fx quiet; the broker stayed routed: %v",
+	r.observe(t, "route queries on their own connection answered %d times, %d unanswered within 2 s; p99 %.1fx quiet; the broker stayed routed: %v",
 		len(loaded.latencies), loaded.failed, float64(loaded.p99())/float64(max(1, quiet.p99())), routed(ns, "flood-broker"))
 	if loaded.failed > 0 || len(loaded.latencies) == 0 {
 		t.Errorf("%d route queries unanswered during the flood (%d answered)", loaded.failed, len(loaded.latencies))
