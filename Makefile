@@ -2,9 +2,10 @@
 GO       ?= go
 FUZZTIME ?= 10s
 BIN      ?= bin
-# Packages whose tests run under the race detector: everything but test/, whose
-# end-to-end tests drive the Apache Go client, which has data races of its own.
-RACE_PKGS = $(shell $(GO) list ./... | grep -v '/test$$')
+# Packages whose tests run under the race detector: everything but test/ and
+# test/faults, whose end-to-end tests drive the Apache Go client, which has data
+# races of its own (e2e runs them).
+RACE_PKGS = $(shell $(GO) list ./... | grep -v -e '/test$$' -e '/test/')
 
 .PHONY: build test unit e2e bench fuzz run lint monitoring-check
 
@@ -22,8 +23,11 @@ monitoring-check:
 unit:
 	$(GO) test -race -count=1 $(RACE_PKGS)
 
+# One package at a time (-p 1): test/ and test/faults start real binaries on
+# free loopback ports and time what they observe; run side by side on two
+# cores they take each other's ports and processors.
 e2e:
-	$(GO) test -count=1 ./test/...
+	$(GO) test -p 1 -count=1 ./test/...
 
 # Benchmarks, not part of test/CI: the in-process Go benchmarks plus a wire run
 # of cmd/nsbench against a fresh NameServer and the zero-work baseline; writes
@@ -57,3 +61,18 @@ bench-scale:
 	$(GO) build -o $(BIN)/ ./cmd/namesrv ./cmd/nsbench
 	$(GO) test -run '^$$' -bench Scale -benchtime 3x ./route/ | tee $(BIN)/scale-gobench.txt
 	$(BIN)/nsbench scale -namesrv $(BIN)/namesrv -loads 4x1 -gobench $(BIN)/scale-gobench.txt -out docs/performance.md
+
+# The whole fault suite (test/faults with FAULTS_FULL=1, about 3 minutes; the
+# network and disk cases need root): writes docs/reliability.md, also when a
+# case fails. make e2e (hence make test and CI) runs its short form.
+.PHONY: faults
+faults:
+	FAULTS_FULL=1 FAULTS_REPORT=$(CURDIR)/docs/reliability.md $(GO) test -count=1 -v -timeout 20m ./test/faults/
+
+# The soak checker (not in CI): brokers joining, changing topics, leaving,
+# killed and stopped at random against a pair of NameServers for DURATION,
+# invariants checked all along; prints the counts and every violation.
+DURATION ?= 10m
+.PHONY: soak
+soak:
+	SOAK_DURATION=$(DURATION) $(GO) test -count=1 -v -timeout 0 -run '^TestSoak$$' ./test/faults/

@@ -84,7 +84,7 @@ func (ns *NameServer) registerBroker(conn *remoting.Conn, req *remoting.Command)
 		reg.UndecodedDataVersion, reg.Body, reg.FilterServersGiven = nil, body, filterServersGiven
 		fields["topics"] = len(body.TopicConfigSerializeWrapper.TopicConfigTable)
 		fields["dataVersion"] = body.TopicConfigSerializeWrapper.DataVersion
-		result, events, err = ns.routes.RegisterBroker(reg, time.Now())
+		result, events, err = ns.routes.RegisterBroker(reg, ns.clock.Now())
 	}
 	if errors.Is(err, route.ErrRegisterRefused) {
 		outcome.result = metrics.ResultRefused
@@ -184,7 +184,7 @@ func (ns *NameServer) applyUnchangedRegistration(reg *route.RegisterBrokerReques
 	}
 	reg.UndecodedDataVersion = &dv
 	reg.FilterServersGiven = true
-	result, events, err := ns.routes.RegisterBroker(reg, time.Now())
+	result, events, err := ns.routes.RegisterBroker(reg, ns.clock.Now())
 	if !errors.Is(err, route.ErrTopicTableRequired) {
 		sums.setKind(kind)
 	}
@@ -301,7 +301,7 @@ func (ns *NameServer) queryDataVersion(_ *remoting.Conn, req *remoting.Command) 
 		}
 		given = &dv
 	}
-	changed, stored := ns.routes.QueryDataVersion(h.ClusterName, h.BrokerAddr, given, time.Now())
+	changed, stored := ns.routes.QueryDataVersion(h.ClusterName, h.BrokerAddr, given, ns.clock.Now())
 	resp := withExt(success(req), &queryDataVersionResponseHeader{Changed: changed})
 	if stored != nil {
 		resp.Body = route.EncodeDataVersion(nil, *stored)
@@ -316,7 +316,7 @@ func (ns *NameServer) brokerHeartbeat(_ *remoting.Conn, req *remoting.Command) *
 	if err := remoting.DecodeHeader(req, &h); err != nil {
 		return systemError(req, err.Error())
 	}
-	ns.routes.Heartbeat(h.ClusterName, h.BrokerAddr, time.Now())
+	ns.routes.Heartbeat(h.ClusterName, h.BrokerAddr, ns.clock.Now())
 	ns.obs.metrics.Heartbeat()
 	return success(req)
 }

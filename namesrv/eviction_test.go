@@ -2,7 +2,6 @@ package namesrv
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"testing"
 	"time"
@@ -44,8 +43,7 @@ func TestScanNotActiveBrokers(t *testing.T) {
 	nstest.MustCode(t, s.call(t, remoting.GET_BROKER_CLUSTER_INFO, nil, nil), remoting.SUCCESS)
 }
 
-// TestEvictionJobSurvivesPanic builds the cron job through startEviction on
-// a nil connection registry, so each run that expires a broker panics when
+// TestEvictionJobSurvivesPanic runs the job on a nil connection registry, so each run that expires a broker panics when
 // it closes the connection. The panic must be logged and the next run must
 // still happen and expire the next broker.
 func TestEvictionJobSurvivesPanic(t *testing.T) {
@@ -53,7 +51,8 @@ func TestEvictionJobSurvivesPanic(t *testing.T) {
 	routes := route.NewManager(route.Config{DefaultHeartbeatTimeout: route.DefaultHeartbeatTimeout})
 	n := newNotifier(logrus.NewEntry(logger))
 	t.Cleanup(n.close)
-	job := startEviction(routes, nil, n, time.Millisecond, logrus.NewEntry(logger), nil)
+	job := newEvictionJob(routes, nil, n, time.Millisecond, time.Hour, time.Now, logrus.NewEntry(logger))
+	job.start()
 	t.Cleanup(func() { job.stop(context.Background()) })
 
 	for round, b := range []nstest.Broker{nstest.BrokerAMaster, nstest.BrokerB} {
@@ -62,7 +61,7 @@ func TestEvictionJobSurvivesPanic(t *testing.T) {
 			if _, ok := routes.PickupTopicRouteData(b.TopicNames()[0]); ok {
 				return errStillThere
 			}
-			if n := countLogged(hook, "panic"); n < round+1 {
+			if n := countLogged(hook, "eviction run panicked; the next run goes on"); n < round+1 {
 				return fmt.Errorf("%d panics logged", n)
 			}
 			return nil
@@ -74,55 +73,16 @@ func TestEvictionJobSurvivesPanic(t *testing.T) {
 // timeout of timeoutMillis.
 func registerDirect(t *testing.T, routes *route.Manager, b nstest.Broker, timeoutMillis int64) {
 	t.Helper()
+	registerDirectAt(t, routes, b, timeoutMillis, time.Now())
+}
+
+// registerDirectAt is registerDirect at a given time.
+func registerDirectAt(t *testing.T, routes *route.Manager, b nstest.Broker, timeoutMillis int64, now time.Time) {
+	t.Helper()
 	body := &route.RegisterBrokerBody{TopicConfigSerializeWrapper: b.Wrapper()}
 	_, _, err := routes.RegisterBroker(&route.RegisterBrokerRequest{ClusterName: b.Cluster, BrokerAddr: b.Addr,
-		BrokerName: b.Name, BrokerID: b.ID, HeartbeatTimeoutMillis: &timeoutMillis, Body: body, FilterServersGiven: true}, time.Now())
+		BrokerName: b.Name, BrokerID: b.ID, HeartbeatTimeoutMillis: &timeoutMillis, Body: body, FilterServersGiven: true}, now)
 	if err != nil {
 		t.Fatalf("register %s: %v", b.Name, err)
-	}
-}
-
-func TestCronLoggerFields(t *testing.T) {
-	cases := []struct {
-		name string
-		kv   []interface{}
-		want logrus.Fields
-	}{
-		{"pairs", []interface{}{"entry", 1, "now", "x"}, logrus.Fields{"entry": 1, "now": "x"}},
-		{"odd count drops the lone key", []interface{}{"entry", 1, "dangling"}, logrus.Fields{"entry": 1}},
-		{"non-string key", []interface{}{7, true}, logrus.Fields{"7": true}},
-		{"none", nil, logrus.Fields{}},
-	}
-	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			logger, hook := logtest.NewNullLogger()
-			logger.SetLevel(logrus.DebugLevel)
-			l := cronLogger{logrus.NewEntry(logger)}
-			l.Info("tick", tc.kv...)
-			l.Error(errors.New("boom"), "panic", tc.kv...)
-			entries := hook.AllEntries()
-			if len(entries) != 2 || entries[0].Level != logrus.DebugLevel || entries[1].Level != logrus.ErrorLevel {
-				t.Fatalf("entries %v, want one debug and one error", entries)
-			}
-			for key, value := range tc.want {
-				if entries[0].Data[key] != value || entries[1].Data[key] != value {
-					t.Fatalf("field %s: %v / %v, want %v", key, entries[0].Data[key], entries[1].Data[key], value)
-				}
-			}
-			if len(entries[0].Data) != len(tc.want) || entries[1].Data[logrus.ErrorKey] == nil {
-				t.Fatalf("fields %v and %v, want %v (and the error on the second)", entries[0].Data, entries[1].Data, tc.want)
-			}
-		})
-	}
-}
-
-// TestEveryKeepsMilliseconds: scanNotActiveBrokerInterval is in milliseconds,
-// and cron's own "@every" would round 1500 ms down to 1 s and 100 ms up to 1 s.
-func TestEveryKeepsMilliseconds(t *testing.T) {
-	start := time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC)
-	for _, d := range []time.Duration{100 * time.Millisecond, 1500 * time.Millisecond, 5 * time.Second} {
-		if got := every(d).Next(start); got.Sub(start) != d {
-			t.Errorf("every(%s).Next = +%s", d, got.Sub(start))
-		}
 	}
 }

@@ -25,7 +25,7 @@ func (ns *NameServer) fastRoute(q remoting.FastRouteQuery, dst []byte) ([]byte, 
 // entry refreshed, a plain SUCCESS (as brokerHeartbeat, whether or not the
 // broker is known).
 func (ns *NameServer) fastHeartbeat(cluster, addr string) bool {
-	ns.routes.Heartbeat(cluster, addr, time.Now())
+	ns.routes.Heartbeat(cluster, addr, ns.clock.Now())
 	return true
 }
 
@@ -41,7 +41,7 @@ func (ns *NameServer) fastDataVersion(cluster, addr string, body, dst []byte) ([
 		}
 		given = &dv
 	}
-	changed, stored := ns.routes.QueryDataVersion(cluster, addr, given, time.Now())
+	changed, stored := ns.routes.QueryDataVersion(cluster, addr, given, ns.clock.Now())
 	if stored != nil {
 		dst = route.EncodeDataVersion(dst, *stored)
 	}

@@ -1,10 +1,13 @@
 package namesrv
 
 import (
+	"errors"
 	"fmt"
 
 	"github.com/sirupsen/logrus"
 
+	"github.com/gonamesrv/gonamesrv/internal/atomicfile"
+	"github.com/gonamesrv/gonamesrv/namesrv/kvconfig"
 	"github.com/gonamesrv/gonamesrv/remoting"
 )
 
@@ -23,14 +26,36 @@ func (ns *NameServer) putKVConfig(_ *remoting.Conn, req *remoting.Command) *remo
 		// (quirk Q20); we refuse instead.
 		return systemError(req, "value is null: PUT_KV_CONFIG needs namespace, key and value")
 	}
+	// Sizes, not values, are logged: a value can be large, and it is the
+	// operator's data, not the log's.
+	fields := logrus.Fields{"namespace": h.Namespace, "key": h.Key, "valueBytes": len(*h.Value)}
 	err := ns.kv.Put(h.Namespace, h.Key, *h.Value)
 	ns.obs.metrics.KVWrite("put", err)
 	if err != nil {
-		ns.log.WithError(err).WithFields(logrus.Fields{"namespace": h.Namespace, "key": h.Key}).Error("put kv config")
-		return systemError(req, fmt.Sprintf("put kv config: %v", err))
+		return ns.kvWriteFailed(req, "put kv config", fields, err)
 	}
-	ns.log.WithFields(logrus.Fields{"namespace": h.Namespace, "key": h.Key, "value": *h.Value}).Info("kv config put")
+	ns.log.WithFields(fields).Info("kv config put")
 	return success(req)
+}
+
+// kvWriteFailed logs and answers a KV write that did not succeed: code 1 with
+// the reason. A write refused for a limit changed nothing and is a client
+// error (WARN). One whose directory fsync failed after the rename is in
+// place and served, but its durability is unknown: the answer says exactly
+// that, still as code 1, because an acknowledgement promises the value is on
+// disk; repeating the request is safe.
+func (ns *NameServer) kvWriteFailed(req *remoting.Command, op string, fields logrus.Fields, err error) *remoting.Command {
+	log := ns.log.WithError(err).WithFields(fields)
+	switch {
+	case errors.Is(err, kvconfig.ErrOverLimit):
+		log.Warn(op + ": refused, over a KV store limit")
+	case errors.Is(err, atomicfile.ErrNotDurable):
+		log.Error(op + ": applied and served, but the directory fsync failed: durability unknown")
+		return systemError(req, fmt.Sprintf("%s: applied and served, but not known to be durable (retry is safe): %v", op, err))
+	default:
+		log.Error(op + ": not applied")
+	}
+	return systemError(req, fmt.Sprintf("%s: %v", op, err))
 }
 
 // getKVConfig reads one value (GET_KV_CONFIG, 101).
@@ -59,8 +84,7 @@ func (ns *NameServer) deleteKVConfig(_ *remoting.Conn, req *remoting.Command) *r
 	err := ns.kv.Delete(h.Namespace, h.Key)
 	ns.obs.metrics.KVWrite("delete", err)
 	if err != nil {
-		ns.log.WithError(err).WithFields(logrus.Fields{"namespace": h.Namespace, "key": h.Key}).Error("delete kv config")
-		return systemError(req, fmt.Sprintf("delete kv config: %v", err))
+		return ns.kvWriteFailed(req, "delete kv config", logrus.Fields{"namespace": h.Namespace, "key": h.Key}, err)
 	}
 	ns.log.WithFields(logrus.Fields{"namespace": h.Namespace, "key": h.Key}).Info("kv config deleted")
 	return success(req)

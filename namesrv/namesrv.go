@@ -13,6 +13,7 @@ import (
 
 	"github.com/sirupsen/logrus"
 
+	"github.com/gonamesrv/gonamesrv/internal/monotime"
 	"github.com/gonamesrv/gonamesrv/namesrv/acl"
 	"github.com/gonamesrv/gonamesrv/namesrv/config"
 	"github.com/gonamesrv/gonamesrv/namesrv/kvconfig"
@@ -38,6 +39,9 @@ type NameServer struct {
 	// registration holds the bounds registrations are checked against,
 	// read once at start (see register_checks.go).
 	registration registrationLimits
+	// clock is what every liveness time given to the route manager is read
+	// from: monotonic, so a wall-clock step neither stops nor triggers expiry.
+	clock monotime.Clock
 	// fullRegistrations bounds how many registrations decode and apply a
 	// topic table at once (see registrationSlots).
 	fullRegistrations slots
@@ -74,6 +78,7 @@ func New(settings *config.Settings, log *logrus.Entry) (*NameServer, error) {
 		acl:       checker,
 		brokers:   newBrokerConns(),
 		startedAt: time.Now(),
+		clock:     monotime.New(),
 
 		gracefulWait: gracefulWaitOf(cfg, log),
 		registration: registrationLimitsOf(cfg),
@@ -114,14 +119,21 @@ func New(settings *config.Settings, log *logrus.Entry) (*NameServer, error) {
 		return nil, fmt.Errorf("namesrv: listen on %s: %w", srvCfg.Addr, err)
 	}
 	ns.unregister.start()
-	ns.eviction = startEviction(ns.routes, ns.brokers, ns.notifier, time.Duration(cfg.ScanNotActiveBrokerInterval)*time.Millisecond,
-		log.WithField("component", "eviction"), ns.obs.metrics.EvictionScan)
+	ns.eviction = newEvictionJob(ns.routes, ns.brokers, ns.notifier, time.Duration(cfg.ScanNotActiveBrokerInterval)*time.Millisecond,
+		time.Duration(cfg.PauseDetectThresholdMillis)*time.Millisecond, ns.clock.Now, log.WithField("component", "eviction"))
+	ns.eviction.onScan = ns.obs.metrics.EvictionScan
+	ns.eviction.start()
 	ns.startObserving()
 	log.WithFields(logrus.Fields{"address": ns.Addr().String(), "serializeType": "JSON"}).
 		Info("The Name Server boot success")
 	ns.logStartSummary()
 	return ns, nil
 }
+
+// PausesDetected counts the eviction runs that came late by more than
+// pauseDetectThresholdMillis (the process was paused) and extended every
+// broker's deadline instead of evicting; for metrics.
+func (ns *NameServer) PausesDetected() int64 { return ns.eviction.pauses.Load() }
 
 // Addr is the address the server listens on, with the real port when the
 // configuration asked for port 0.

@@ -87,6 +87,7 @@ func (ns *NameServer) startObserving() {
 			return conf
 		},
 		Started: ns.startedAt,
+		Now:     ns.clock.Now,
 		Addr:    ns.Addr().String(),
 	})
 	ns.log.WithField("address", ns.HTTPAddr().String()).Info("http side port serving")

@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gonamesrv/gonamesrv/internal/nstest"
 	"github.com/gonamesrv/gonamesrv/remoting"
 	"github.com/gonamesrv/gonamesrv/route"
 )
@@ -103,11 +104,7 @@ func mustMqadmin(t *testing.T, args ...string) string {
 
 // call sends one request over a fresh connection and returns the answer.
 func call(addr string, code int32, ext map[string]string) (*remoting.Command, error) {
-	client := remoting.NewClient(addr, remoting.ClientConfig{})
-	defer client.Close()
-	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
-	defer cancel()
-	return client.Invoke(ctx, remoting.NewRequest(code, ext, nil))
+	return nstest.Call(addr, code, ext, nil, 3*time.Second)
 }
 
 // clusterInfoOf asks a NameServer for its cluster table.
@@ -136,15 +133,7 @@ func brokerAddrsOf(addr string) (map[string]bool, error) {
 
 // routeOf asks a NameServer for a topic's route; code is the answer's code.
 func routeOf(addr, topic string) (*route.TopicRouteData, int32, error) {
-	resp, err := call(addr, remoting.GET_ROUTEINFO_BY_TOPIC, map[string]string{"topic": topic})
-	if err != nil {
-		return nil, -1, err
-	}
-	if resp.Code != remoting.SUCCESS {
-		return nil, resp.Code, nil
-	}
-	data, err := route.DecodeTopicRouteData(resp.Body)
-	return data, resp.Code, err
+	return nstest.RouteOf(addr, topic, 3*time.Second)
 }
 
 // brokerTopics asks a broker for its whole topic table (GET_ALL_TOPIC_CONFIG).

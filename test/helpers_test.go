@@ -124,7 +124,7 @@ func waitListening(t testing.TB, p *process) {
 		select {
 		case <-p.exited:
 			out, _ := os.ReadFile(p.logPath)
-			t.Fatalf("%s exited before listening on %s:\n%s", p.name, p.Addr, out)
+			t.Fatalf("%s exited (%v) before listening on %s:\n%s", p.name, p.cmd.ProcessState, p.Addr, out)
 		default:
 		}
 		if c, err := net.DialTimeout("tcp", p.Addr, 200*time.Millisecond); err == nil {

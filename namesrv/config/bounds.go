@@ -47,6 +47,7 @@ var bounds = map[string]bound{
 	"minBrokerHeartbeatTimeoutMillis":      {100, 86_400_000},
 	"maxBrokerHeartbeatTimeoutMillis":      {100, 86_400_000},
 	"maxConnections":                       {1, 10_000_000},
+	"pauseDetectThresholdMillis":           {1, 3_600_000},
 	"connectionOutboundSoftLimit":          {64 * kib, gib},
 	"connectionOutboundHardLimit":          {mib, 4 * gib},
 }

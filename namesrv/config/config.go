@@ -124,6 +124,11 @@ type Config struct {
 	LogFormat string `prop:"logFormat" ext:"true"`
 	// LogLevel is a logrus level name (debug, info, warn, ...). Go addition.
 	LogLevel string `prop:"logLevel" ext:"true"`
+	// PauseDetectThresholdMillis is how late (ms past its schedule) an expiry
+	// scan must run to count as a pause of the process; the scan then extends
+	// every broker's deadline by the pause instead of evicting. Go addition.
+	PauseDetectThresholdMillis int64 `prop:"pauseDetectThresholdMillis" ext:"true"`
+
 	// HTTPBindAddress is the HTTP side port's address (metrics, health, JSON
 	// view, address server, dashboard); "" means BindAddress. Go addition.
 	HTTPBindAddress string `prop:"httpBindAddress" ext:"true"`
@@ -194,6 +199,10 @@ const (
 	DefaultConnectionOutboundHardLimit = 32 << 20
 	// DefaultConfigBlackList is the Java default of configBlackList.
 	DefaultConfigBlackList = "configBlackList;configStorePath;kvConfigPath"
+	// DefaultPauseDetectThresholdMillis is pauseDetectThresholdMillis'
+	// default: far above a busy machine's timer jitter, below the 3 s
+	// heartbeat timeouts of brokers that a short stop would otherwise evict.
+	DefaultPauseDetectThresholdMillis = 1000
 	// LogFormatText and LogFormatJSON are the accepted logFormat values.
 	LogFormatText = "text"
 	LogFormatJSON = "json"
@@ -273,6 +282,8 @@ func Default() *Config {
 		AclAnonymousRouteRead:   true,
 		TLSServerMode:           TLSModeDisabled,
 		TLSServerNeedClientAuth: ClientAuthNone,
+
+		PauseDetectThresholdMillis: DefaultPauseDetectThresholdMillis,
 	}
 }
 

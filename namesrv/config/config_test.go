@@ -53,6 +53,7 @@ func TestValidate(t *testing.T) {
 		{"negative port", func(c *Config) { c.ListenPort = -1 }},
 		{"port too large", func(c *Config) { c.ListenPort = 65536 }},
 		{"zero scan interval", func(c *Config) { c.ScanNotActiveBrokerInterval = 0 }},
+		{"zero pause threshold", func(c *Config) { c.PauseDetectThresholdMillis = 0 }},
 		{"zero unregister queue", func(c *Config) { c.UnRegisterBrokerQueueCapacity = 0 }},
 		{"zero frame size", func(c *Config) { c.MaxFrameSize = 0 }},
 		{"zero route workers", func(c *Config) { c.ClientRequestThreadPoolNums = 0 }},

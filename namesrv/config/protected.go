@@ -19,7 +19,7 @@ var ProtectedKeys = []string{
 	"aclEnable", "aclFile", "aclAnonymousRouteRead", "adminWhiteRemoteAddresses",
 	"httpBindAddress", "httpListenPort",
 	"maxConnections", "connectionOutboundSoftLimit", "connectionOutboundHardLimit",
-	"minBrokerHeartbeatTimeoutMillis", "maxBrokerHeartbeatTimeoutMillis",
+	"minBrokerHeartbeatTimeoutMillis", "maxBrokerHeartbeatTimeoutMillis", "pauseDetectThresholdMillis",
 }
 
 // protectedPrefixes protect whole families: every TLS key, including the

@@ -14,7 +14,6 @@ import (
 
 	"github.com/gonamesrv/gonamesrv/internal/testlog"
 
-	"github.com/gonamesrv/gonamesrv/internal/atomicfile"
 	"github.com/gonamesrv/gonamesrv/internal/javafixture"
 	"github.com/gonamesrv/gonamesrv/internal/javaprops"
 )
@@ -267,8 +266,12 @@ func TestUpdateRefusesInvalidResult(t *testing.T) {
 
 func TestUpdateWriteFailureChangesNothing(t *testing.T) {
 	s, _ := captureServer(t)
-	blocker := s.Get().ConfigStorePath + atomicfile.TempSuffix
-	if err := os.MkdirAll(filepath.Join(blocker, "x"), 0o755); err != nil {
+	// A non-empty directory in place of the file makes the rename fail, even for root.
+	path := s.Get().ConfigStorePath
+	if err := os.Remove(path); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(filepath.Join(path, "x"), 0o755); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := s.Update(map[string]string{"orderMessageEnable": "true"}); err == nil {

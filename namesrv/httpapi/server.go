@@ -60,6 +60,17 @@ type Source struct {
 	OrderTopicConf func(topic string) string
 	Started        time.Time
 	Addr           string // the remoting address
+	// Now is the clock the route manager's liveness times are kept on (a
+	// monotonic one, see internal/monotime); nil means time.Now.
+	Now func() time.Time
+}
+
+// nowMillis is src's clock in Unix milliseconds, for ages of liveness times.
+func (src *Source) nowMillis() int64 {
+	if src.Now == nil {
+		return time.Now().UnixMilli()
+	}
+	return src.Now().UnixMilli()
 }
 
 // Server is the side port; it listens once New returns.

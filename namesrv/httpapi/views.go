@@ -151,7 +151,7 @@ func brokers(src *Source, w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	cluster := r.URL.Query().Get("cluster")
-	now := time.Now().UnixMilli()
+	now := src.nowMillis()
 	all := src.Routes.LiveBrokers()
 	views := []BrokerView{}
 	total := 0
@@ -174,7 +174,7 @@ func broker(src *Source, w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusNotFound, "no live broker at "+addr)
 		return
 	}
-	now := time.Now().UnixMilli()
+	now := src.nowMillis()
 	views := make([]BrokerView, len(found))
 	for i, v := range found {
 		views[i] = brokerView(src, v, now)
@@ -315,7 +315,7 @@ func status(src *Source, w http.ResponseWriter, _ *http.Request) {
 // debugView is the whole registration state, as nsqlookupd's /debug: every
 // cluster, live broker and topic with its queue data.
 func debugView(src *Source, w http.ResponseWriter, _ *http.Request) {
-	now := time.Now().UnixMilli()
+	now := src.nowMillis()
 	live := src.Routes.LiveBrokers()
 	brokers := make([]BrokerView, len(live))
 	for i, v := range live {

@@ -9,9 +9,17 @@
 // (`{"configTable":{"ns":{"k":"v"}}}`, one line, keys sorted) before it becomes
 // visible, so nothing is acknowledged that is not on disk.
 //
-// File safety: every write goes to `<path>.tmp`, is fsynced and renamed over
-// `<path>`, and the directory is fsynced (package atomicfile). A crash leaves
-// either the old or the new file, never a torn one. The Java server's
+// File safety: every write goes to a new `<path>.tmp-<random>` (created with
+// O_EXCL|O_NOFOLLOW, so nothing planted there is written through), is fsynced
+// and renamed over `<path>`, and the directory is fsynced (package
+// atomicfile). A crash leaves either the old or the new file, never a torn
+// one (and at worst an orphaned temporary file). When only the directory
+// fsync fails, the new table is in the file and served, and the write
+// reports that its durability is unknown.
+//
+// Limits (Limits, DefaultLimits): namespace and key length, value length,
+// keys in the store and the file's size; a write past them is refused with
+// ErrOverLimit and changes nothing. The Java server's
 // `<path>.bak` copy of the previous content is therefore not written: it only
 // guarded against the torn files of an in-place rewrite, and the Java server
 // never reads it back either.

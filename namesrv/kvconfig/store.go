@@ -1,8 +1,10 @@
 package kvconfig
 
 import (
+	"errors"
 	"fmt"
 	"maps"
+	"os"
 	"sync"
 	"sync/atomic"
 
@@ -23,26 +25,45 @@ type configTable map[string]map[string]string
 // Store is the KV config store bound to its file. It is safe for concurrent
 // use; reads never block.
 type Store struct {
-	path string
-	log  *logrus.Entry
+	path   string
+	log    *logrus.Entry
+	limits Limits
+	// write persists the file: atomicfile.Write, which the tests replace to
+	// make a directory fsync fail.
+	write func(path string, data []byte, perm os.FileMode) error
 
 	// writeMu serialises writers so each builds on the latest table and the
 	// file always ends with the content of the last acknowledged write.
 	writeMu sync.Mutex
 	table   atomic.Pointer[configTable]
+	// fileBytes and keys describe the published table (under writeMu).
+	fileBytes, keys int
 }
 
-// Open loads the store from path (the Java kvConfigPath file). A missing file
-// gives an empty store; a file that is not valid JSON is an error wrapping
-// ErrCorruptFile, so the daemon refuses to start instead of overwriting it.
+// Open loads the store from path (the Java kvConfigPath file) with
+// DefaultLimits. A missing file gives an empty store; a file that is not
+// valid JSON is an error wrapping ErrCorruptFile, so the daemon refuses to
+// start instead of overwriting it.
 func Open(path string, log *logrus.Entry) (*Store, error) {
+	return OpenLimited(path, DefaultLimits, log)
+}
+
+// OpenLimited is Open with other limits. A file already over them is loaded
+// (it is the operator's data) and logged; only writes that grow it are refused.
+func OpenLimited(path string, limits Limits, log *logrus.Entry) (*Store, error) {
 	table, err := readConfigFile(path)
 	if err != nil {
 		return nil, fmt.Errorf("open KV config store: %w", err)
 	}
-	s := &Store{path: path, log: log}
+	s := &Store{path: path, log: log, limits: limits, write: atomicfile.Write,
+		fileBytes: len(encodeConfigFile(table)), keys: countKeys(table)}
 	s.table.Store(&table)
-	log.WithFields(logrus.Fields{"path": path, "namespaces": len(table)}).Info("KV config store loaded")
+	fields := logrus.Fields{"path": path, "namespaces": len(table), "keys": s.keys, "fileBytes": s.fileBytes}
+	if s.keys > limits.MaxKeys || s.fileBytes > limits.MaxFileBytes {
+		log.WithFields(fields).Warn("KV config store loaded over its limits: writes that grow it are refused")
+	} else {
+		log.WithFields(fields).Info("KV config store loaded")
+	}
 	return s, nil
 }
 
@@ -76,8 +97,13 @@ func (s *Store) KVTableJSON(namespace string) ([]byte, bool) {
 }
 
 // Put stores value under (namespace, key), creating the namespace if needed.
-// It returns once the whole store is on disk; on error nothing changes.
+// It returns once the whole store is on disk. An entry or a store over the
+// limits is refused with an error wrapping ErrOverLimit; on any error but
+// one wrapping atomicfile.ErrNotDurable nothing changes.
 func (s *Store) Put(namespace, key, value string) error {
+	if err := s.limits.checkEntry(namespace, key, value); err != nil {
+		return fmt.Errorf("kv config put: %w", err)
+	}
 	return s.update(func(table configTable) {
 		kv := maps.Clone(table[namespace])
 		if kv == nil {
@@ -103,17 +129,34 @@ func (s *Store) Delete(namespace, key string) error {
 	}, "delete "+namespace+"/"+key)
 }
 
-// update applies change to a copy of the table, writes the copy to the file
-// and only then publishes it; op names the change in the error. The outer map is copied (namespaces are few);
-// change must copy any namespace map it modifies.
+// update applies change to a copy of the table, checks the store limits,
+// writes the copy to the file and only then publishes it; op names the
+// change in the error. The outer map is copied (namespaces are few); change
+// must copy any namespace map it modifies.
+//
+// When the write fails after its rename (the directory fsync, an error
+// wrapping atomicfile.ErrNotDurable), the file already holds the new table
+// and a restart would load it, so the new table is published too and the
+// error says so: the caller reports the durability as unknown, not the
+// change as refused.
 func (s *Store) update(change func(configTable), op string) error {
 	s.writeMu.Lock()
 	defer s.writeMu.Unlock()
 	next := maps.Clone(*s.table.Load())
 	change(next)
-	if err := atomicfile.Write(s.path, encodeConfigFile(next), filePerm); err != nil {
+	content := encodeConfigFile(next)
+	keys := countKeys(next)
+	if err := s.limits.checkStore(keys, s.keys, len(content), s.fileBytes); err != nil {
+		return fmt.Errorf("kv config %s: %w", op, err)
+	}
+	err := s.write(s.path, content, filePerm)
+	if err != nil && !errors.Is(err, atomicfile.ErrNotDurable) {
 		return fmt.Errorf("kv config %s: %w", op, err)
 	}
 	s.table.Store(&next)
+	s.keys, s.fileBytes = keys, len(content)
+	if err != nil {
+		return fmt.Errorf("kv config %s: %w", op, err)
+	}
 	return nil
 }

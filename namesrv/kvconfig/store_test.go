@@ -6,13 +6,12 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"sync"
 	"testing"
 
-	"github.com/gonamesrv/gonamesrv/internal/testlog"
-
-	"github.com/gonamesrv/gonamesrv/internal/atomicfile"
 	"github.com/gonamesrv/gonamesrv/internal/javafixture"
+	"github.com/gonamesrv/gonamesrv/internal/testlog"
 )
 
 // openTemp opens a store on a fresh file in a test directory.
@@ -174,17 +173,20 @@ func TestNamespaceReturnsACopy(t *testing.T) {
 }
 
 func TestFailedWriteChangesNothing(t *testing.T) {
-	s := openTemp(t)
-	if err := s.Put("ns", "k", "v1"); err != nil {
+	// A file name of 245 bytes leaves no room for the temporary file's
+	// suffix (NAME_MAX 255): every write fails before its rename, even for root.
+	s, err := Open(filepath.Join(t.TempDir(), strings.Repeat("k", 245)), testlog.Discard())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(s.Path(), []byte(`{"configTable":{"ns":{"k":"v1"}}}`), filePerm); err != nil {
+		t.Fatal(err)
+	}
+	if s, err = Open(s.Path(), testlog.Discard()); err != nil {
 		t.Fatal(err)
 	}
 	before, err := os.ReadFile(s.Path())
 	if err != nil {
-		t.Fatal(err)
-	}
-	// A non-empty directory where the temp file goes makes every write fail.
-	blocker := s.Path() + atomicfile.TempSuffix
-	if err := os.MkdirAll(filepath.Join(blocker, "x"), 0o755); err != nil {
 		t.Fatal(err)
 	}
 	if err := s.Put("ns", "k", "v2"); err == nil {
