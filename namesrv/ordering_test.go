@@ -1,0 +1,81 @@
+package namesrv
+
+import (
+	"fmt"
+	"testing"
+	"time"
+
+	"github.com/gonamesrv/gonamesrv/internal/nstest"
+	"github.com/gonamesrv/gonamesrv/remoting"
+)
+
+// registerThenUnregister sends b's registration and its UNREGISTER_BROKER
+// back to back on raw, which stays open, and reads both answers: the
+// unregister is answered on the event loop while the registration is still
+// being decoded on the pool.
+func registerThenUnregister(t *testing.T, raw *rawConn, b nstest.Broker) {
+	t.Helper()
+	reg := b.RegisterRequest()
+	reg.Opaque = 11
+	unreg := remoting.NewRequest(remoting.UNREGISTER_BROKER, b.Identity(), nil)
+	unreg.Opaque = 12
+	raw.send(reg)
+	raw.send(unreg)
+	for range 2 {
+		resp, err := raw.read()
+		if err != nil {
+			t.Fatalf("read answer: %v", err)
+		}
+		if resp.Opaque == unreg.Opaque {
+			nstest.MustCode(t, resp, remoting.SUCCESS)
+		}
+	}
+}
+
+// mustStayUnregistered checks that no broker group or topic is left, now
+// and a moment later (the unregistration worker has run by then).
+func mustStayUnregistered(t *testing.T, s *testServer) {
+	t.Helper()
+	check := func() error {
+		if n := len(s.ns.routes.ClusterInfo().BrokerAddrTable); n != 0 {
+			return fmt.Errorf("%d broker groups: %w", n, errStillThere)
+		}
+		if n := len(s.ns.routes.AllTopicList().TopicList); n != 0 {
+			return fmt.Errorf("%d topics: %w", n, errStillThere)
+		}
+		return nil
+	}
+	eventually(t, "the broker unregistered", check)
+	time.Sleep(200 * time.Millisecond)
+	if err := check(); err != nil {
+		t.Fatalf("the broker came back after its unregister: %v", err)
+	}
+}
+
+// TestGhostBrokerRegisterUnregisterOpenConnection: REGISTER then UNREGISTER
+// on one connection that stays open left the broker registered until its
+// expiry, because the registration was applied on the pool after the
+// unregister. The peer's last word was "unregister": it must win.
+func TestGhostBrokerRegisterUnregisterOpenConnection(t *testing.T) {
+	s := startServer(t, nil)
+	raw := dialRaw(t, s.addr())
+	registerThenUnregister(t, raw, ghostBroker())
+	mustStayUnregistered(t, s)
+}
+
+// TestGhostBrokerReRegisterUnregisterOpenConnection: the same for a broker
+// already registered on that connection, whose new, large registration
+// replaces its entry (and generation) after the unregister arrived.
+func TestGhostBrokerReRegisterUnregisterOpenConnection(t *testing.T) {
+	s := startServer(t, nil)
+	raw := dialRaw(t, s.addr())
+	first := nstest.BrokerAMaster
+	nstest.MustCode(t, raw.invoke(first.RegisterRequest(), 1), remoting.SUCCESS)
+	registerThenUnregister(t, raw, ghostBroker())
+	mustStayUnregistered(t, s)
+	// A registration sent after the unregister stands again.
+	nstest.MustCode(t, raw.invoke(first.RegisterRequest(), 2), remoting.SUCCESS)
+	if n := len(s.ns.routes.ClusterInfo().BrokerAddrTable); n != 1 {
+		t.Fatalf("%d broker groups after registering again, want 1", n)
+	}
+}
