@@ -59,7 +59,7 @@ func (ns *NameServer) registerBroker(conn *remoting.Conn, req *remoting.Command)
 		HeartbeatTimeoutMillis: h.HeartbeatTimeoutMillis,
 		EnableActingMaster:     h.EnableActingMaster,
 		Conn:                   route.ConnID(conn.ID()),
-		ConnOpen:               func() bool { return !conn.Closed() },
+		ConnOpen:               connOpen(conn),
 		ArrivalSeq:             req.ArrivalSeq(),
 		BodyFingerprint:        bodyFingerprint(req.Version, bodyCrc, req.Body),
 		TableFingerprint:       sums.TableFingerprint,
@@ -258,6 +258,7 @@ func (ns *NameServer) unregisterBroker(conn *remoting.Conn, req *remoting.Comman
 		Generation:  ns.routes.Generation(h.ClusterName, h.BrokerAddr),
 		Conn:        route.ConnID(conn.ID()),
 		ArrivalSeq:  req.ArrivalSeq(),
+		ConnOpen:    connOpen(conn),
 	})
 	if !ok {
 		ns.log.WithFields(logrus.Fields{"brokerAddr": h.BrokerAddr, "peer": conn.RemoteAddr()}).
@@ -358,6 +359,11 @@ func (ns *NameServer) deleteTopicInNamesrv(_ *remoting.Conn, req *remoting.Comma
 	ns.log.WithFields(logrus.Fields{"topic": h.Topic, "cluster": h.ClusterName}).Info("topic deleted")
 	return success(req)
 }
+
+// connOpen asks whether conn is still open, for the route manager to check
+// under its lock: the close is marked before it is queued, so an answer of
+// true is always followed by the close reaching the tables.
+func connOpen(conn *remoting.Conn) func() bool { return func() bool { return !conn.Closed() } }
 
 // connectionClosed hands a closed connection to the unregistration worker; it
 // runs on the event loop, so it only records the identity and returns.

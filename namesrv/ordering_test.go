@@ -79,3 +79,29 @@ func TestGhostBrokerReRegisterUnregisterOpenConnection(t *testing.T) {
 		t.Fatalf("%d broker groups after registering again, want 1", n)
 	}
 }
+
+// TestUnregisterThenCloseLeavesNoMark: an UNREGISTER then a close leave no
+// unregister mark behind when the worker takes both in one batch, which
+// applies the close first. The broker is not registered, so the unregister
+// is applied, not judged stale. The server's worker is stopped so the test
+// applies that batch itself.
+func TestUnregisterThenCloseLeavesNoMark(t *testing.T) {
+	s := startServer(t, nil)
+	s.ns.unregister.stop()
+	raw := dialRaw(t, s.addr())
+	b := nstest.BrokerAMaster
+	nstest.MustCode(t, raw.invoke(remoting.NewRequest(remoting.UNREGISTER_BROKER, b.Identity(), nil), 1), remoting.SUCCESS)
+	_ = raw.conn.Close()
+	eventually(t, "the close is queued", func() error {
+		s.ns.unregister.mu.Lock()
+		defer s.ns.unregister.mu.Unlock()
+		if len(s.ns.unregister.closed) == 0 {
+			return errStillThere
+		}
+		return nil
+	})
+	s.ns.unregister.applyPending()
+	if n := s.ns.routes.IndexSizes().UnregisterMarks; n != 0 {
+		t.Fatalf("%d unregister marks left after the connection closed, want 0", n)
+	}
+}

@@ -27,6 +27,10 @@ type UnregisterRequest struct {
 	// instead of Generation (see unregisterStale).
 	Conn       ConnID
 	ArrivalSeq uint64
+	// ConnOpen, when set, says under the writer lock whether Conn is still
+	// open; an unregister applied after its connection's close leaves no
+	// mark (nothing would drop it).
+	ConnOpen func() bool
 }
 
 // unregisterItem is one removal of a batch.

@@ -45,7 +45,7 @@ func (t *txn) unregisterStale(req UnregisterRequest) bool {
 // so a registration sent before it on the same connection, still on the
 // pool, cannot stand once applied.
 func (m *Manager) markUnregistered(req UnregisterRequest) {
-	if req.ArrivalSeq == 0 {
+	if req.ArrivalSeq == 0 || (req.ConnOpen != nil && !req.ConnOpen()) {
 		return
 	}
 	key := brokerAddrInfo{cluster: req.ClusterName, addr: req.BrokerAddr}

@@ -162,3 +162,19 @@ func TestUnregisterMarksAreBounded(t *testing.T) {
 		t.Fatalf("%d unregister marks, want the bound %d", n, MaxUnregisterMarks)
 	}
 }
+
+// An unregister applied after its connection's close (the worker took the
+// close first) leaves no mark: nothing would ever drop it.
+func TestUnregisterOfAClosedConnectionLeavesNoMark(t *testing.T) {
+	m := NewManager(Config{})
+	b := defaultMaster()
+	reg, unreg := orderedRequests(m, b, 1, 2)
+	mustRegister(t, m, reg)
+	unreg.Generation = m.Generation(b.cluster, b.addr)
+	unreg.ConnOpen = func() bool { return false }
+	m.ConnectionsClosed([]ConnID{b.conn})
+	m.UnregisterBrokers([]UnregisterRequest{unreg})
+	if len(m.unregisterMarks) != 0 {
+		t.Fatalf("%d unregister marks of a closed connection, want 0", len(m.unregisterMarks))
+	}
+}
