@@ -63,6 +63,24 @@ func TestGhostBrokerRegisterUnregisterOpenConnection(t *testing.T) {
 	mustStayUnregistered(t, s)
 }
 
+// TestRegisterAppliedBeforeTheUnregisterWorker: the other interleaving of
+// REGISTER then UNREGISTER on an open connection, made certain by stopping
+// the worker: the registration is applied first, with a generation newer
+// than the one the unregister captured, and the unregister still removes
+// the broker because it arrived later on that connection.
+func TestRegisterAppliedBeforeTheUnregisterWorker(t *testing.T) {
+	s := startServer(t, nil)
+	s.ns.unregister.stop()
+	raw := dialRaw(t, s.addr())
+	registerThenUnregister(t, raw, ghostBroker())
+	waitRegistrationHandled(t, s)
+	if n := len(s.ns.routes.ClusterInfo().BrokerAddrTable); n != 1 {
+		t.Fatalf("%d broker groups before the worker ran, want the registered one", n)
+	}
+	s.ns.unregister.applyPending()
+	mustStayUnregistered(t, s)
+}
+
 // TestGhostBrokerReRegisterUnregisterOpenConnection: the same for a broker
 // already registered on that connection, whose new, large registration
 // replaces its entry (and generation) after the unregister arrived.

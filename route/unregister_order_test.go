@@ -10,12 +10,18 @@ import (
 // connection sent them: the registration arrived at regSeq, the unregister
 // at unregSeq, with the generation the unregister found on arrival.
 func orderedRequests(m *Manager, b brokerInfo, regSeq, unregSeq uint64) (*RegisterBrokerRequest, UnregisterRequest) {
-	reg := b.request(withBaseTopic(16, "T")...)
-	reg.ArrivalSeq = regSeq
+	reg := requestAt(b, regSeq, "T")
 	unreg := b.unregisterRequest()
 	unreg.Generation = m.Generation(b.cluster, b.addr)
 	unreg.Conn, unreg.ArrivalSeq = b.conn, unregSeq
 	return reg, unreg
+}
+
+// requestAt is b's registration of topics, arrived at seq on b's connection.
+func requestAt(b brokerInfo, seq uint64, topics ...string) *RegisterBrokerRequest {
+	reg := b.request(withBaseTopic(16, topics...)...)
+	reg.ArrivalSeq = seq
+	return reg
 }
 
 // REGISTER then UNREGISTER on one open connection, the registration
@@ -38,9 +44,7 @@ func TestUnregisterAfterRegisterOnOneConnectionWinsWhenAppliedLast(t *testing.T)
 func TestUnregisterAfterReRegisterOnOneConnectionWins(t *testing.T) {
 	m := NewManager(Config{})
 	b := defaultMaster()
-	first := b.request(withBaseTopic(16, "Old")...)
-	first.ArrivalSeq = 1
-	mustRegister(t, m, first)
+	mustRegister(t, m, requestAt(b, 1, "Old"))
 	reg, unreg := orderedRequests(m, b, 2, 3)
 	mustRegister(t, m, reg)
 	m.UnregisterBrokers([]UnregisterRequest{unreg})
@@ -64,9 +68,7 @@ func TestRegistrationOlderThanAnAppliedUnregisterIsDropped(t *testing.T) {
 		t.Fatal("a registration sent before the unregister stood after it")
 	}
 	// A registration sent after the unregister stands, and clears the mark.
-	later := b.request(withBaseTopic(16, "T")...)
-	later.ArrivalSeq = 3
-	mustRegister(t, m, later)
+	mustRegister(t, m, requestAt(b, 3, "T"))
 	if routeOf(m, "T") == nil {
 		t.Fatal("a registration sent after the unregister was refused")
 	}
@@ -81,14 +83,10 @@ func TestRegisterAfterUnregisterOnOneConnectionStands(t *testing.T) {
 	t.Run("registration applied first", func(t *testing.T) {
 		m := NewManager(Config{})
 		b := defaultMaster()
-		first := b.request(withBaseTopic(16, "Old")...)
-		first.ArrivalSeq = 1
-		mustRegister(t, m, first)
-		reg, unreg := orderedRequests(m, b, 3, 2)
+		mustRegister(t, m, requestAt(b, 1, "Old"))
+		_, unreg := orderedRequests(m, b, 3, 2)
 		// an unchanged re-registration keeps the entry and its generation
-		reg = b.request(withBaseTopic(16, "Old")...)
-		reg.ArrivalSeq = 3
-		mustRegister(t, m, reg)
+		mustRegister(t, m, requestAt(b, 3, "Old"))
 		m.UnregisterBrokers([]UnregisterRequest{unreg})
 		if routeOf(m, "Old") == nil {
 			t.Fatal("an unregister sent before the registration removed it")
@@ -116,18 +114,14 @@ func TestUnregisterFromAnotherConnectionKeepsTheGenerationRule(t *testing.T) {
 	mustRegister(t, m, reg)
 	unreg.Generation = m.Generation(b.cluster, b.addr)
 	b.conn = 9
-	again := b.request(withBaseTopic(16, "T", "New")...)
-	again.ArrivalSeq = 1
-	mustRegister(t, m, again)
+	mustRegister(t, m, requestAt(b, 1, "T", "New"))
 	m.UnregisterBrokers([]UnregisterRequest{unreg})
 	if routeOf(m, "T") == nil {
 		t.Fatal("a stale unregister from the old connection removed the broker")
 	}
 	// Its mark (none was left: the request was stale) cannot refuse the new
 	// connection's registrations either.
-	late := b.request(withBaseTopic(16, "T")...)
-	late.ArrivalSeq = 2
-	mustRegister(t, m, late)
+	mustRegister(t, m, requestAt(b, 2, "T"))
 }
 
 // An unregister mark lives while its connection is open: a close drops it.
@@ -164,15 +158,12 @@ func TestUnregisterMarksAreBounded(t *testing.T) {
 }
 
 // An unregister applied after its connection's close (the worker took the
-// close first) leaves no mark: nothing would ever drop it.
+// close first) leaves no mark: nothing would ever drop it. The broker is
+// not registered, so the request is applied, not judged stale.
 func TestUnregisterOfAClosedConnectionLeavesNoMark(t *testing.T) {
 	m := NewManager(Config{})
-	b := defaultMaster()
-	reg, unreg := orderedRequests(m, b, 1, 2)
-	mustRegister(t, m, reg)
-	unreg.Generation = m.Generation(b.cluster, b.addr)
+	_, unreg := orderedRequests(m, defaultMaster(), 1, 2)
 	unreg.ConnOpen = func() bool { return false }
-	m.ConnectionsClosed([]ConnID{b.conn})
 	m.UnregisterBrokers([]UnregisterRequest{unreg})
 	if len(m.unregisterMarks) != 0 {
 		t.Fatalf("%d unregister marks of a closed connection, want 0", len(m.unregisterMarks))
