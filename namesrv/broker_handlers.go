@@ -59,7 +59,8 @@ func (ns *NameServer) registerBroker(conn *remoting.Conn, req *remoting.Command)
 		HeartbeatTimeoutMillis: h.HeartbeatTimeoutMillis,
 		EnableActingMaster:     h.EnableActingMaster,
 		Conn:                   route.ConnID(conn.ID()),
-		ConnOpen:               func() bool { return !conn.Closed() },
+		ConnOpen:               connOpen(conn),
+		ArrivalSeq:             req.ArrivalSeq(),
 		BodyFingerprint:        bodyFingerprint(req.Version, bodyCrc, req.Body),
 		TableFingerprint:       sums.TableFingerprint,
 	}
@@ -238,7 +239,9 @@ func decodeRegistrationBody(version int32, compressed bool, raw []byte, frameLim
 // unregisterBroker queues a broker's departure (UNREGISTER_BROKER, 104). As in
 // Java the answer goes out before the tables change; the registration
 // generation captured now fences the request against a broker that registers
-// again before the worker runs (apache/rocketmq#11043).
+// again before the worker runs (apache/rocketmq#11043). Against a
+// registration sent on the same connection, arrival order decides instead:
+// REGISTER then UNREGISTER removes the broker whichever is applied first.
 func (ns *NameServer) unregisterBroker(conn *remoting.Conn, req *remoting.Command) *remoting.Command {
 	var h brokerIdentityHeader
 	if err := remoting.DecodeHeader(req, &h); err != nil {
@@ -253,6 +256,9 @@ func (ns *NameServer) unregisterBroker(conn *remoting.Conn, req *remoting.Comman
 		BrokerName:  h.BrokerName,
 		BrokerID:    h.BrokerID,
 		Generation:  ns.routes.Generation(h.ClusterName, h.BrokerAddr),
+		Conn:        route.ConnID(conn.ID()),
+		ArrivalSeq:  req.ArrivalSeq(),
+		ConnOpen:    connOpen(conn),
 	})
 	if !ok {
 		ns.log.WithFields(logrus.Fields{"brokerAddr": h.BrokerAddr, "peer": conn.RemoteAddr()}).
@@ -353,6 +359,11 @@ func (ns *NameServer) deleteTopicInNamesrv(_ *remoting.Conn, req *remoting.Comma
 	ns.log.WithFields(logrus.Fields{"topic": h.Topic, "cluster": h.ClusterName}).Info("topic deleted")
 	return success(req)
 }
+
+// connOpen asks whether conn is still open, for the route manager to check
+// under its lock: the close is marked before it is queued, so an answer of
+// true is always followed by the close reaching the tables.
+func connOpen(conn *remoting.Conn) func() bool { return func() bool { return !conn.Closed() } }
 
 // connectionClosed hands a closed connection to the unregistration worker; it
 // runs on the event loop, so it only records the identity and returns.

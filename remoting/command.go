@@ -53,6 +53,8 @@ type Command struct {
 	// its body dropped, to be answered SYSTEM_BUSY.
 	heldBytes  int64
 	overMemory bool
+	// arrivalSeq is ArrivalSeq, stamped on the event loop.
+	arrivalSeq uint64
 }
 
 // NewRequest builds a request as our tools send it: language GO, version

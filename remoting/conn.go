@@ -46,6 +46,8 @@ type Conn struct {
 	// assembly is the large frame being read, nil between frames; used on
 	// the event loop only.
 	assembly *frameAssembly
+	// arrivals counts the requests dispatched (arrival.go); event loop only.
+	arrivals uint64
 }
 
 // attachedValue boxes the value of SetContext for atomic storage.

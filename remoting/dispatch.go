@@ -36,6 +36,7 @@ func (s *Server) dispatch(conn *Conn, request *Command, out []byte) []byte {
 			Debug("response with no pending request, dropped")
 		return out
 	}
+	conn.stampArrival(request)
 	table := s.table.Load()
 	r, found := table.byCode[request.Code]
 	if !found && table.fallback != nil {

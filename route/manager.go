@@ -82,6 +82,9 @@ type Manager struct {
 	generationClock uint64
 	// connBrokers finds the live entries registered over a connection.
 	connBrokers map[ConnID]map[brokerAddrInfo]struct{}
+	// unregisterMarks are the applied unregisters of open connections, by
+	// broker address (unregister_order.go).
+	unregisterMarks map[brokerAddrInfo]unregisterMark
 	// expiry finds expired live entries without walking all of them.
 	expiry expiryWheel
 	// pendingLogs are the lines of the current writer, written by unlock.
@@ -105,11 +108,12 @@ func NewManager(cfg Config) *Manager {
 		log = logrus.NewEntry(logrus.StandardLogger())
 	}
 	m := &Manager{
-		log:            log,
-		brokerTopics:   map[string]map[string]struct{}{},
-		queueDataEpoch: map[string]uint64{},
-		connBrokers:    map[ConnID]map[brokerAddrInfo]struct{}{},
-		expiry:         newExpiryWheel(),
+		log:             log,
+		brokerTopics:    map[string]map[string]struct{}{},
+		queueDataEpoch:  map[string]uint64{},
+		connBrokers:     map[ConnID]map[brokerAddrInfo]struct{}{},
+		unregisterMarks: map[brokerAddrInfo]unregisterMark{},
+		expiry:          newExpiryWheel(),
 	}
 	m.current.Store(newSnapshot(normalizeConfig(cfg)))
 	return m

@@ -35,6 +35,9 @@ type RegisterBrokerRequest struct {
 	// connection closed before it queues ConnectionClosed, so a
 	// registration applied after that close cannot stand (a ghost broker).
 	ConnOpen func() bool
+	// ArrivalSeq is the request's arrival on Conn (0: unknown), which orders
+	// it against an UNREGISTER_BROKER sent on the same connection.
+	ArrivalSeq uint64
 	// BodyFingerprint identifies the body bytes: any value that changes when
 	// they change (the daemon can use the bodyCrc32 header field with the
 	// body length); 0 means unknown. A registration whose fingerprint and
@@ -158,6 +161,9 @@ func (m *Manager) RegisterBroker(req *RegisterBrokerRequest, now time.Time) (Reg
 	if req.ConnOpen != nil && !req.ConnOpen() {
 		return RegisterBrokerResult{}, nil, fmt.Errorf("register %s: %w", req.BrokerAddr, ErrConnectionGone)
 	}
+	if err := m.supersededRegistration(req); err != nil {
+		return RegisterBrokerResult{}, nil, fmt.Errorf("register %s: %w", req.BrokerAddr, err)
+	}
 	if err := checkTakeover(m.current.Load(), r); err != nil { // the daemon logs it, with the answer
 		return RegisterBrokerResult{}, nil, fmt.Errorf("register %s: %w", req.BrokerAddr, err)
 	}
@@ -170,6 +176,7 @@ func (m *Manager) RegisterBroker(req *RegisterBrokerRequest, now time.Time) (Reg
 	if err != nil {
 		return result, nil, fmt.Errorf("register %s: %w", req.BrokerAddr, err)
 	}
+	m.registrationApplied(req)
 	return result, changes, nil
 }
 
@@ -262,6 +269,7 @@ func (m *Manager) refreshLive(t *txn, r *registration, prev *liveBroker, applied
 		timeout = *req.HeartbeatTimeoutMillis
 	}
 	entry := prev
+	arrival := latestArrival(prev, req)
 	if prev == nil || prev.conn != req.Conn || prev.timeoutMillis != timeout || prev.dataVersion != r.dv ||
 		prev.haServerAddr != req.HAServerAddr || prev.brokerName != req.BrokerName ||
 		prev.bodyFingerprint != req.BodyFingerprint || prev.tableFingerprint != r.tableFingerprint(prev) {
@@ -287,6 +295,7 @@ func (m *Manager) refreshLive(t *txn, r *registration, prev *liveBroker, applied
 				"haServerAddr": req.HAServerAddr}, "new broker registered")
 		}
 	}
+	entry.arrivalSeq = arrival
 	entry.lastUpdateMillis.Store(r.nowMilli)
 	entry.lastRegisterMillis.Store(r.nowMilli)
 	entry.version.Store(req.Version)

@@ -47,6 +47,7 @@ type liveBroker struct {
 	appliedEpoch      uint64 // queueDataEpoch of brokerName right after that
 	appliedBody       uint64 // the BodyFingerprint then
 	appliedWithDelete bool   // deleteTopicWithBrokerRegistration was on then
+	arrivalSeq        uint64 // latest RegisterBrokerRequest.ArrivalSeq applied over conn
 	fullApply         fullTableApply
 }
 

@@ -11,6 +11,7 @@ type IndexSizes struct {
 	ConnBrokers          int // connections with live brokers
 	BrokerMappings       int // broker names that wrote static mappings
 	ExpiryEntries        int // entries filed for expiry, retired ones included
+	UnregisterMarks      int // applied unregisters of open connections (unregister_order.go)
 }
 
 // IndexSizes returns the current sizes; it takes the writer lock.
@@ -26,5 +27,6 @@ func (m *Manager) IndexSizes() IndexSizes {
 		ConnBrokers:     len(m.connBrokers),
 		BrokerMappings:  len(m.brokerMappings),
 		ExpiryEntries:   m.expiry.size(),
+		UnregisterMarks: len(m.unregisterMarks),
 	}
 }

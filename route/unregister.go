@@ -22,6 +22,15 @@ type UnregisterRequest struct {
 	// broker registered again), so a late unregister never removes a broker
 	// that came back (apache/rocketmq#11043). UnfencedGeneration disables it.
 	Generation uint64
+	// Conn and ArrivalSeq are the connection the request came in on and its
+	// arrival on it (0: unknown). On that connection arrival order decides
+	// instead of Generation (see unregisterStale).
+	Conn       ConnID
+	ArrivalSeq uint64
+	// ConnOpen, when set, says under the writer lock whether Conn is still
+	// open; an unregister applied after its connection's close leaves no
+	// mark (nothing would drop it).
+	ConnOpen func() bool
 }
 
 // unregisterItem is one removal of a batch.
@@ -68,12 +77,13 @@ func (m *Manager) unregister(t *txn, items []unregisterItem, fenced bool) unregi
 	for _, item := range items {
 		req := item.req
 		key := brokerAddrInfo{cluster: req.ClusterName, addr: req.BrokerAddr}
-		if fenced && req.Generation != UnfencedGeneration && req.Generation != t.generationOf(key) {
+		if fenced && t.unregisterStale(req) {
 			m.logLater(log.InfoLevel, log.Fields{"cluster": req.ClusterName, "brokerAddr": req.BrokerAddr,
 				"generation": req.Generation}, "stale unregister ignored: the broker registered again")
 			continue
 		}
 		if fenced {
+			m.markUnregistered(req)
 			// The one line of an applied UNREGISTER_BROKER; closes and
 			// expiries are logged by the daemon, with their cause.
 			m.logLater(log.InfoLevel, log.Fields{"cluster": req.ClusterName, "brokerName": req.BrokerName,

@@ -13,6 +13,7 @@ import "slices"
 func (m *Manager) ConnectionsClosed(conns []ConnID) []RemovedBroker {
 	m.mu.Lock()
 	defer m.unlock()
+	m.dropUnregisterMarks(conns)
 	var keys []brokerAddrInfo
 	for _, conn := range conns {
 		for key := range m.connBrokers[conn] {
