@@ -30,6 +30,11 @@ type Sources struct {
 	Conns          func() ConnCounts   // the remoting server's connection figures
 	ACL            func() ACLCounts    // the access checker's denials and reloads
 	Notify         func() NotifyCounts // the min broker id notifier's sends
+	// EvictionPauses is the hook for the eviction job's pause detection
+	// (issue 13, item 1): how many times it found itself run late and
+	// extended the deadlines instead of evicting. nil until that job counts
+	// them; rocketmq_namesrv_eviction_pauses_total is exported only when set.
+	EvictionPauses func() uint64
 }
 
 // Registration kinds (the "kind" label of registrations_total).

@@ -81,9 +81,12 @@ func (m *Metrics) registerWired(f factory, src Sources) {
 	m.refusals = f.counterSet("registrations_refused_total",
 		"REGISTER_BROKER requests that changed nothing, by reason (refused or ignored; their answer says so).",
 		"reason", refusalReasons...)
-	// Hook point: the eviction job's pause detection (issue 13, the faults
-	// branch) brings its own counter; wire it here as
-	// rocketmq_namesrv_eviction_pauses_total through a Sources reader.
+	if src.EvictionPauses != nil { // the hook of the eviction job's pause detection
+		read := src.EvictionPauses
+		f.reg.MustRegister(prometheus.NewCounterFunc(prometheus.CounterOpts{Namespace: Namespace, Name: "eviction_pauses_total",
+			Help: "Times the eviction job ran late past its pause threshold and extended every broker's deadline instead of evicting."},
+			func() float64 { return float64(read()) }))
+	}
 }
 
 func desc(name, help string, labels ...string) *prometheus.Desc {

@@ -79,6 +79,31 @@ rocketmq_namesrv_outbound_pauses_total 4
 	}
 }
 
+// TestEvictionPausesHook: the pause counter is exported only once the
+// eviction job gives its reader, and then reads it.
+func TestEvictionPausesHook(t *testing.T) {
+	has := func(m *Metrics) (float64, bool) {
+		families, err := m.Registry.Gather()
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, fam := range families {
+			if fam.GetName() == "rocketmq_namesrv_eviction_pauses_total" {
+				return fam.Metric[0].Counter.GetValue(), true
+			}
+		}
+		return 0, false
+	}
+	if _, ok := has(New(testSources(), nil, time.Now())); ok {
+		t.Error("eviction_pauses_total exported without a source")
+	}
+	src := testSources()
+	src.EvictionPauses = func() uint64 { return 2 }
+	if got, ok := has(New(src, nil, time.Now())); !ok || got != 2 {
+		t.Errorf("eviction_pauses_total %v (present %v), want 2", got, ok)
+	}
+}
+
 // TestRegistrationRefusedAllocatesNothing: the hook resolves its counter
 // from a map made at New.
 func TestRegistrationRefusedAllocatesNothing(t *testing.T) {
