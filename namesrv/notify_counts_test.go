@@ -11,17 +11,24 @@ import (
 	"github.com/gonamesrv/gonamesrv/route"
 )
 
+// closedPort is a loopback address nothing listens on (a port just freed).
+func closedPort(t *testing.T) string {
+	t.Helper()
+	listener, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := listener.Addr().String()
+	_ = listener.Close()
+	return addr
+}
+
 // TestNotifierCountsRecipients: every recipient is counted once by what
 // became of it: sent to a real listener, failed on a closed port, skipped
 // while that port is remembered as failing, dropped when the queue is full.
 func TestNotifierCountsRecipients(t *testing.T) {
 	addr, received := listenAsBroker(t)
-	listener, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	closedAddr := listener.Addr().String()
-	_ = listener.Close()
+	closedAddr := closedPort(t)
 	logger, _ := logtest.NewNullLogger()
 	n := newNotifier(logrus.NewEntry(logger))
 
