@@ -37,7 +37,7 @@ func (ns *NameServer) registerBroker(conn *remoting.Conn, req *remoting.Command)
 	if h.BodyCrc32 != 0 && bodyCrc != h.BodyCrc32 {
 		ns.log.WithFields(logrus.Fields{"brokerAddr": h.BrokerAddr, "peer": conn.RemoteAddr(),
 			"expected": h.BodyCrc32, "actual": bodyCrc}).Warn("register broker: crc32 not match")
-		outcome.result = metrics.ResultRefused
+		outcome.refused(metrics.RefusedCRC)
 		return withExt(systemError(req, "crc32 not match"), &registerBrokerResponseHeader{})
 	}
 	if req.Version < 0 {
@@ -46,6 +46,7 @@ func (ns *NameServer) registerBroker(conn *remoting.Conn, req *remoting.Command)
 	if err := ns.registration.checkHeartbeatTimeout(h.HeartbeatTimeoutMillis); err != nil {
 		ns.log.WithFields(logrus.Fields{"brokerAddr": truncated(h.BrokerAddr), "peer": conn.RemoteAddr()}).
 			WithError(err).Warn("register broker refused")
+		outcome.refused(metrics.RefusedHeartbeatTimeout)
 		return withExt(systemError(req, "register broker refused: "+err.Error()), &registerBrokerResponseHeader{})
 	}
 	reg := &route.RegisterBrokerRequest{
@@ -74,12 +75,14 @@ func (ns *NameServer) registerBroker(conn *remoting.Conn, req *remoting.Command)
 		release, held := ns.holdInflation(req.Version, h.Compressed, req.Body)
 		if !held {
 			ns.log.WithFields(fields).Warn("register broker refused: request memory limit, the body cannot be inflated now")
+			outcome.refused(metrics.RefusedRequestMemory)
 			return withExt(remoting.BusyResponse(req), &registerBrokerResponseHeader{})
 		}
 		defer release()
 		body, filterServersGiven, decodeErr := decodeRegistrationBody(req.Version, h.Compressed, req.Body, ns.registration.frameLimit)
 		if decodeErr != nil {
 			ns.log.WithFields(fields).WithError(decodeErr).Warn("register broker refused: body not decoded")
+			outcome.refusal = metrics.RefusedUndecodable // result: error, as before
 			return withExt(systemError(req, decodeFailedRemark+": "+decodeErr.Error()), &registerBrokerResponseHeader{})
 		}
 		reg.UndecodedDataVersion, reg.Body, reg.FilterServersGiven = nil, body, filterServersGiven
@@ -88,11 +91,12 @@ func (ns *NameServer) registerBroker(conn *remoting.Conn, req *remoting.Command)
 		result, events, err = ns.routes.RegisterBroker(reg, ns.clock.Now())
 	}
 	if errors.Is(err, route.ErrRegisterRefused) {
-		outcome.result = metrics.ResultRefused
+		outcome.refused(metrics.RefusedSingleTopic)
 		ns.log.WithFields(fields).Warn("register broker refused: first registration with a single topic")
 		return withExt(systemError(req, "register broker failed"), &registerBrokerResponseHeader{})
 	}
-	if refused := registrationRefusal(err); refused != "" {
+	if refused, reason := registrationRefusal(err); refused != "" {
+		outcome.refused(reason)
 		ns.log.WithFields(fields).WithError(err).Warn(refused)
 		return withExt(systemError(req, refused+": "+err.Error()), &registerBrokerResponseHeader{})
 	}
@@ -101,7 +105,9 @@ func (ns *NameServer) registerBroker(conn *remoting.Conn, req *remoting.Command)
 		return withExt(systemError(req, "register broker: "+err.Error()), &registerBrokerResponseHeader{})
 	}
 	outcome.result = metrics.ResultSuccess
-	ns.brokers.remember(conn)
+	if ns.brokers.remember(conn) {
+		ns.obs.metrics.BrokerConnOpened()
+	}
 	ns.notifier.send(events)
 	if changed {
 		ns.log.WithFields(fields).Info("broker registered")

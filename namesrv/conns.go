@@ -21,13 +21,17 @@ func newBrokerConns() *brokerConns {
 }
 
 // remember records a connection a broker registered on, unless it has
-// closed: the close listener (forget) may already have run.
-func (b *brokerConns) remember(conn *remoting.Conn) {
+// closed: the close listener (forget) may already have run. first says the
+// connection was not remembered before (a broker connection is new).
+func (b *brokerConns) remember(conn *remoting.Conn) (first bool) {
 	b.mu.Lock()
-	if !conn.Closed() {
-		b.conns[route.ConnID(conn.ID())] = conn
+	id := route.ConnID(conn.ID())
+	if _, known := b.conns[id]; !known && !conn.Closed() {
+		b.conns[id] = conn
+		first = true
 	}
 	b.mu.Unlock()
+	return first
 }
 
 // forget drops a closed connection; conn.Closed() is already true.

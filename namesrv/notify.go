@@ -64,6 +64,8 @@ type notifier struct {
 
 	failedMu sync.Mutex
 	failed   map[string]time.Time // address -> when its last send failed
+
+	counts notifyCounts // recipients sent, failed, dropped, skipped (metrics)
 }
 
 func newNotifier(log *logrus.Entry) *notifier {
@@ -86,6 +88,7 @@ func (n *notifier) send(events []route.MinBrokerIDChange) {
 		select {
 		case n.queue <- pendingNotify{change: ev, queued: now}:
 		default:
+			n.counts.dropped.Add(uint64(len(ev.Recipients)))
 			n.log.WithField("brokerName", ev.BrokerName).Warn("notify queue full, min broker id change not sent")
 		}
 	}
@@ -168,6 +171,8 @@ func (n *notifier) deliver(p pendingNotify) {
 			n.sendOne(addr, header, deadline)
 		}()
 	}
+	n.counts.dropped.Add(uint64(dropped))
+	n.counts.skipped.Add(uint64(skipped))
 	if dropped+skipped > 0 {
 		n.log.WithFields(logrus.Fields{"brokerName": ev.BrokerName, "recipients": len(ev.Recipients),
 			"dropped": dropped, "skippedFailing": skipped}).
@@ -238,4 +243,5 @@ func (n *notifier) sendOne(addr string, header map[string]string, deadline time.
 		n.log.WithError(err).WithField("brokerAddr", truncated(addr)).Warn("notify min broker id change")
 	}
 	n.noteFailure(addr, err == nil)
+	n.counts.sendDone(err)
 }

@@ -2,7 +2,6 @@ package namesrv
 
 import (
 	"maps"
-	"net"
 	"testing"
 	"time"
 
@@ -98,12 +97,7 @@ func TestNotifierQueueFullDrops(t *testing.T) {
 // TestNotifierSendFailureLogged: an unreachable broker costs a log line, and
 // close waits until the queue is sent.
 func TestNotifierSendFailureLogged(t *testing.T) {
-	listener, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	closedAddr := listener.Addr().String()
-	_ = listener.Close()
+	closedAddr := closedPort(t)
 	logger, hook := logtest.NewNullLogger()
 	n := newNotifier(logrus.NewEntry(logger))
 	n.send([]route.MinBrokerIDChange{{Recipients: []string{closedAddr}}})

@@ -10,6 +10,7 @@ import (
 
 	"github.com/sirupsen/logrus"
 
+	"github.com/gonamesrv/gonamesrv/namesrv/acl"
 	"github.com/gonamesrv/gonamesrv/namesrv/config"
 	"github.com/gonamesrv/gonamesrv/namesrv/httpapi"
 	"github.com/gonamesrv/gonamesrv/namesrv/kvconfig"
@@ -51,13 +52,33 @@ func (ns *NameServer) metricsSources() metrics.Sources {
 		UnregisterQueue: ns.unregister.queueStats,
 		BrokerConns:     ns.brokers.count,
 		ExpiryExamined:  ns.routes.ExpiryExamined,
+		Conns: func() metrics.ConnCounts {
+			return metrics.ConnCounts{Open: ns.server.OpenConnections(), Max: ns.server.MaxConnections(),
+				Refused: ns.server.RefusedConnections(), OutboundPauses: ns.server.OutboundPauses(),
+				OutboundClosed: ns.server.OutboundClosedConnections()}
+		},
+		ACL:    ns.aclCounts,
+		Notify: ns.notifier.counts.read,
 	}
+}
+
+// aclCounts reads the access checker's counters, every class and reason
+// (zeros too, so an alert on their increase sees the first denial).
+func (ns *NameServer) aclCounts() metrics.ACLCounts {
+	out := metrics.ACLCounts{Reloads: ns.acl.Reloads(), ReloadFailures: ns.acl.ReloadFailures()}
+	for _, class := range acl.Classes() {
+		for _, reason := range acl.Reasons() {
+			out.Denials = append(out.Denials, metrics.ACLDenial{Class: class.String(), Reason: reason.String(),
+				Count: ns.acl.Denied(class, reason)})
+		}
+	}
+	return out
 }
 
 // newMetrics builds the metrics of a server being set up and hands the
 // remoting server its observer; the worker pools are known by then.
 func (ns *NameServer) newMetrics() *metrics.Metrics {
-	m := metrics.New(ns.metricsSources(), []string{adminPool}, ns.startedAt)
+	m := metrics.New(ns.metricsSources(), []string{adminPool, listPool}, ns.startedAt)
 	ns.server.SetObserver(m)
 	ns.unregister.metrics = m
 	return m
@@ -219,6 +240,12 @@ type registrationOutcome struct {
 	bodyBytes int
 	kind      string // "" until known: a bad header counts as a full table
 	result    string // "" until known: an error
+	refusal   string // why it changed nothing (metrics.Refused*), "" when it did or failed otherwise
+}
+
+// refused marks a registration refused (or ignored) for reason.
+func (o *registrationOutcome) refused(reason string) {
+	o.result, o.refusal = metrics.ResultRefused, reason
 }
 
 // observeRegistration counts a finished registration.
@@ -231,4 +258,7 @@ func (ns *NameServer) observeRegistration(o *registrationOutcome) {
 		result = metrics.ResultError
 	}
 	ns.obs.metrics.Registration(kind, result, o.bodyBytes, time.Since(o.started))
+	if o.refusal != "" {
+		ns.obs.metrics.RegistrationRefused(o.refusal)
+	}
 }

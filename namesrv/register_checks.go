@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/gonamesrv/gonamesrv/namesrv/config"
+	"github.com/gonamesrv/gonamesrv/namesrv/metrics"
 	"github.com/gonamesrv/gonamesrv/route"
 )
 
@@ -54,18 +55,18 @@ func (l registrationLimits) checkHeartbeatTimeout(timeoutMillis *int64) error {
 }
 
 // registrationRefusal names a registration the route tables refused or
-// ignored (the first words of its remark and its log line), "" for any
-// other outcome.
-func registrationRefusal(err error) string {
+// ignored (the first words of its remark and its log line, and the reason
+// it is counted under), "" for any other outcome.
+func registrationRefusal(err error) (remark, reason string) {
 	switch {
 	case errors.Is(err, route.ErrLimitExceeded):
-		return "register broker refused"
+		return "register broker refused", metrics.RefusedLimit
 	case errors.Is(err, route.ErrRegisterIgnored):
-		return "register broker ignored"
+		return "register broker ignored", metrics.RefusedIgnored
 	case errors.Is(err, route.ErrConnectionGone):
-		return "register broker dropped"
+		return "register broker dropped", metrics.RefusedConnectionGone
 	}
-	return ""
+	return "", ""
 }
 
 // holdInflation counts what a compressed body may inflate to against the

@@ -6,6 +6,8 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"syscall"
@@ -461,4 +463,98 @@ func TestHTTPJSONViewAgreesWithTheWire(t *testing.T) {
 	}
 	var unknown map[string]string
 	ns.getJSON(t, "/v1/nothing", http.StatusNotFound, &unknown)
+}
+
+// TestHTTPMetricsWiredCounters: the counters other parts of the server keep
+// move on /metrics with what the test does: a connection refused past a
+// small maxConnections, an ACL denial by class and reason, an accounts file
+// that does not parse, a registration refused by its reason, a broker's
+// first registration over a connection.
+func TestHTTPMetricsWiredCounters(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "plain_acl.yml")
+	if err := os.WriteFile(file, []byte(aclTestFile), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	ns := startNamesrvHTTP(t, "-aclEnable", "-aclFile", file, "-maxConnections", "2")
+	before := ns.scrape(t)
+	if got := value(before, "rocketmq_namesrv_connections_max"); got != 2 {
+		t.Errorf("connections_max %v, want 2", got)
+	}
+	if got := value(before, "rocketmq_namesrv_acl_reloads_total"); got < 1 {
+		t.Errorf("acl_reloads_total %v, want the first load counted", got)
+	}
+	if got := value(before, "rocketmq_namesrv_acl_denials_total", "class", "admin_write", "reason", "not_admin"); got != 0 {
+		t.Errorf("admin_write not_admin denials %v before any request, want a 0 series", got)
+	}
+
+	// One connection: a user that may not write, and a broker registering
+	// unsigned from the white-listed 127.0.0.1.
+	user := aclClient(t, ns.Addr, aclUser, nil)
+	put := remoting.NewRequest(remoting.PUT_KV_CONFIG, map[string]string{"namespace": "ns", "key": "k", "value": "v"}, nil)
+	nstest.MustCode(t, nstest.Invoke(t, user, put), remoting.NO_PERMISSION)
+	nstest.MustCode(t, nstest.Invoke(t, user, put), remoting.NO_PERMISSION)
+	nstest.Register(t, user, nstest.BrokerB)
+	nstest.Register(t, user, nstest.BrokerB) // the same connection: one broker connection
+	long := nstest.BrokerB
+	long.Name = strings.Repeat("n", route.MaxNameLength+1)
+	if resp := nstest.Invoke(t, user, long.RegisterRequest()); resp.Code == remoting.SUCCESS {
+		t.Fatalf("a %d-byte broker name was registered", len(long.Name))
+	}
+
+	// The second connection fills the cap; the third is closed at once.
+	second, err := net.Dial("tcp", ns.Addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer second.Close()
+	eventually(t, 5*time.Second, "two connections open", func() error {
+		if got := value(ns.scrape(t), "rocketmq_namesrv_connections_open"); got != 2 {
+			return fmt.Errorf("connections_open %v, want 2", got)
+		}
+		return nil
+	})
+	third, err := net.Dial("tcp", ns.Addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer third.Close()
+	_ = third.SetReadDeadline(time.Now().Add(5 * time.Second))
+	if n, err := third.Read(make([]byte, 1)); err == nil || n != 0 {
+		t.Fatalf("the connection past maxConnections read %d bytes, err %v; want it closed", n, err)
+	}
+
+	if err := os.WriteFile(file, []byte("accounts: [ {accessKey: "), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	eventually(t, 10*time.Second, "the broken accounts file counted", func() error {
+		if got := value(ns.scrape(t), "rocketmq_namesrv_acl_reload_failures_total"); got != 1 {
+			return fmt.Errorf("acl_reload_failures_total %v, want 1", got)
+		}
+		return nil
+	})
+
+	after := ns.scrape(t)
+	checks := []struct {
+		what      string
+		got, want float64
+	}{
+		{"connections refused", value(after, "rocketmq_namesrv_connections_refused_total"), 1},
+		{"connections open (one count for the cap and the gauge)", value(after, "rocketmq_namesrv_connections_open"), 2},
+		{"broker connections open", value(after, "rocketmq_namesrv_connections_open", "kind", "broker"), 1},
+		{"broker connections opened", value(after, "rocketmq_namesrv_broker_connections_opened_total"), 1},
+		{"admin_write not_admin denials", value(after, "rocketmq_namesrv_acl_denials_total", "class", "admin_write", "reason", "not_admin"), 2},
+		{"every denial", value(after, "rocketmq_namesrv_acl_denials_total"), 2},
+		{"denied requests", value(after, "rocketmq_namesrv_requests_total", "code", "PUT_KV_CONFIG", "result", "denied"), 2},
+		{"registrations refused past a limit", value(after, "rocketmq_namesrv_registrations_refused_total", "reason", "limit_exceeded"), 1},
+		{"registrations refused, any reason", value(after, "rocketmq_namesrv_registrations_refused_total"), 1},
+		{"refused registrations by result", value(after, "rocketmq_namesrv_registrations_total", "result", "refused"), 1},
+		{"outbound pauses (none asked for)", value(after, "rocketmq_namesrv_outbound_pauses_total"), 0},
+		{"notifications sent (no broker left)", value(after, "rocketmq_namesrv_notifications_total", "result", "sent"), 0},
+	}
+	for _, c := range checks {
+		if c.got != c.want {
+			t.Errorf("%s: %v, want %v", c.what, c.got, c.want)
+		}
+	}
+	nstest.MustCode(t, nstest.Invoke(t, user, put), remoting.NO_PERMISSION) // the accounts in force stayed
 }

@@ -129,3 +129,21 @@ func (c *Checker) Denied(class Class, reason Reason) uint64 {
 	}
 	return c.denials.counts[class][reason].Load()
 }
+
+// Classes lists every request class, so a metric can show the zeros too.
+func Classes() []Class {
+	out := make([]Class, numClasses)
+	for c := range numClasses {
+		out[c] = c
+	}
+	return out
+}
+
+// Reasons lists every reason of a refusal, so a metric can show the zeros too.
+func Reasons() []Reason {
+	out := make([]Reason, numReasons)
+	for r := range numReasons {
+		out[r] = r
+	}
+	return out
+}

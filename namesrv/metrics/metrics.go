@@ -2,7 +2,6 @@ package metrics
 
 import (
 	"runtime"
-	"sync/atomic"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -28,6 +27,14 @@ type Sources struct {
 	BrokerConns     func() int                           // open connections that registered a broker
 	// ExpiryExamined is how many live entries the expiry scans looked at.
 	ExpiryExamined func() uint64
+	Conns          func() ConnCounts   // the remoting server's connection figures
+	ACL            func() ACLCounts    // the access checker's denials and reloads
+	Notify         func() NotifyCounts // the min broker id notifier's sends
+	// EvictionPauses is the hook for the eviction job's pause detection
+	// (issue 13, item 1): how many times it found itself run late and
+	// extended the deadlines instead of evicting. nil until that job counts
+	// them; rocketmq_namesrv_eviction_pauses_total is exported only when set.
+	EvictionPauses func() uint64
 }
 
 // Registration kinds (the "kind" label of registrations_total).
@@ -40,7 +47,7 @@ const (
 // Registration results (the "result" label of registrations_total).
 const (
 	ResultSuccess = "success"
-	ResultRefused = "refused" // refused by the route rules or a bad CRC
+	ResultRefused = "refused" // refused or ignored (registrations_refused_total says why)
 	ResultError   = "error"   // undecodable header or body
 )
 
@@ -59,8 +66,9 @@ type Metrics struct {
 	requests   *requestStats
 	busy       map[string]prometheus.Counter
 	busyOther  prometheus.Counter
-	connsOpen  atomic.Int64
 	connsTotal prometheus.Counter
+	// brokerConnsTotal counts connections a broker first registered over.
+	brokerConnsTotal prometheus.Counter
 
 	registrations   map[[2]string]prometheus.Counter
 	regBodyBytes    prometheus.Observer
@@ -73,6 +81,7 @@ type Metrics struct {
 	kvWrites        map[string]prometheus.Counter
 	kvFailures      prometheus.Counter
 	configUpdates   map[string]prometheus.Counter
+	refusals        map[string]prometheus.Counter // registrations refused or ignored, by reason
 }
 
 // New builds the metrics of a NameServer started now, whose worker pools are
@@ -101,7 +110,7 @@ func New(src Sources, pools []string, started time.Time) *Metrics {
 	f.gaugeFunc("connections_open", "Open connections by kind: broker (registered a broker over it) or client (every other).",
 		prometheus.Labels{"kind": "broker"}, func() float64 { return float64(src.BrokerConns()) })
 	f.gaugeFunc("connections_open", "Open connections by kind: broker (registered a broker over it) or client (every other).",
-		prometheus.Labels{"kind": "client"}, func() float64 { return float64(max(0, m.connsOpen.Load()-int64(src.BrokerConns()))) })
+		prometheus.Labels{"kind": "client"}, func() float64 { return float64(max(0, src.Conns().Open-int64(src.BrokerConns()))) })
 
 	table := func(name, help string, read func(route.Counts) int) {
 		f.gaugeFunc(name, help, nil, func() float64 { return float64(read(src.Counts())) })
@@ -158,10 +167,8 @@ func New(src Sources, pools []string, started time.Time) *Metrics {
 	}
 	m.busyOther = busyVec.WithLabelValues("other")
 	reg.MustRegister(&poolCollector{src: src,
-		depth: prometheus.NewDesc(prometheus.BuildFQName(Namespace, "", "pool_queue_depth"),
-			"Requests waiting for a worker of the pool.", []string{"pool"}, nil),
-		capacity: prometheus.NewDesc(prometheus.BuildFQName(Namespace, "", "pool_queue_capacity"),
-			"Bound of the pool's queue.", []string{"pool"}, nil)})
+		depth:    desc("pool_queue_depth", "Requests waiting for a worker of the pool.", "pool"),
+		capacity: desc("pool_queue_capacity", "Bound of the pool's queue.", "pool")})
 	f.gaugeFunc("request_memory_bytes", "Request bytes held (large frames being read, requests queued or running on a worker).",
 		nil, func() float64 { held, _ := src.RequestMemory(); return float64(held) })
 	f.gaugeFunc("request_memory_limit_bytes", "requestMemoryLimit.", nil,
@@ -171,6 +178,7 @@ func New(src Sources, pools []string, started time.Time) *Metrics {
 	m.kvFailures = f.counter("kv_persist_failures_total", "KV config changes refused because the file could not be written.")
 	m.configUpdates = f.counterSet("config_updates_total", "UPDATE_NAMESRV_CONFIG requests by result.",
 		"result", ResultSuccess, ResultRefused, ResultError)
+	m.registerWired(f, src)
 	return m
 }
 
@@ -184,10 +192,11 @@ func poolLabel(pool string) string {
 // The remoting.Observer side: called on event loops and workers.
 
 // ConnOpened counts an accepted connection.
-func (m *Metrics) ConnOpened(*remoting.Conn) { m.connsOpen.Add(1); m.connsTotal.Inc() }
+func (m *Metrics) ConnOpened(*remoting.Conn) { m.connsTotal.Inc() }
 
-// ConnClosed counts a closed connection.
-func (m *Metrics) ConnClosed(*remoting.Conn) { m.connsOpen.Add(-1) }
+// ConnClosed does nothing: the open connections are the remoting server's
+// own count (Sources.Conns), the one it caps them with.
+func (m *Metrics) ConnClosed(*remoting.Conn) {}
 
 // Answered counts one request by code and result, its handler time and bytes.
 func (m *Metrics) Answered(requestCode, responseCode int32, took time.Duration, bytes int) {

@@ -24,6 +24,14 @@ func testSources() Sources {
 		UnregisterQueue: func() (int, time.Time) { return 2, time.Now().Add(-3 * time.Second) },
 		BrokerConns:     func() int { return 1 },
 		ExpiryExamined:  func() uint64 { return 5 },
+		Conns: func() ConnCounts {
+			return ConnCounts{Open: 2, Max: 100, Refused: 3, OutboundPauses: 4, OutboundClosed: 1}
+		},
+		ACL: func() ACLCounts {
+			return ACLCounts{Denials: []ACLDenial{{"route_read", "not_signed", 0}, {"admin_write", "not_admin", 2}},
+				Reloads: 3, ReloadFailures: 1}
+		},
+		Notify: func() NotifyCounts { return NotifyCounts{Sent: 5, Failed: 1, Dropped: 2, Skipped: 3} },
 	}
 }
 

@@ -1,0 +1,32 @@
+package acl
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestClassesAndReasonsListEveryName: the lists a metric shows its zeros
+// from hold every class and reason, each with its own counter name.
+func TestClassesAndReasonsListEveryName(t *testing.T) {
+	seen := map[string]bool{}
+	for _, c := range Classes() {
+		if name := c.String(); strings.HasPrefix(name, "class(") || seen[name] {
+			t.Errorf("class %d named %q", c, name)
+		}
+		seen[c.String()] = true
+	}
+	for _, r := range Reasons() {
+		if name := r.String(); name == "unknown" || seen[name] {
+			t.Errorf("reason %d named %q", r, name)
+		}
+		seen[r.String()] = true
+	}
+	if len(Classes()) != int(numClasses) || len(Reasons()) != int(numReasons) {
+		t.Errorf("%d classes, %d reasons; want %d, %d", len(Classes()), len(Reasons()), numClasses, numReasons)
+	}
+	c := &Checker{}
+	c.denials.counts[AdminWrite][NotAdmin].Add(3)
+	if got := c.Denied(Classes()[AdminWrite], Reasons()[NotAdmin]); got != 3 {
+		t.Errorf("Denied(admin_write, not_admin) = %d, want 3", got)
+	}
+}
