@@ -30,12 +30,22 @@ func (ns *NameServer) putKVConfig(_ *remoting.Conn, req *remoting.Command) *remo
 	// operator's data, not the log's.
 	fields := logrus.Fields{"namespace": h.Namespace, "key": h.Key, "valueBytes": len(*h.Value)}
 	err := ns.kv.Put(h.Namespace, h.Key, *h.Value)
-	ns.obs.metrics.KVWrite("put", err)
+	ns.countKVWrite("put", err)
 	if err != nil {
 		return ns.kvWriteFailed(req, "put kv config", fields, err)
 	}
 	ns.log.WithFields(fields).Info("kv config put")
 	return success(req)
+}
+
+// countKVWrite counts a KV change: acknowledged, refused at a store limit
+// (nothing written), or failed to persist.
+func (ns *NameServer) countKVWrite(op string, err error) {
+	if errors.Is(err, kvconfig.ErrOverLimit) {
+		ns.obs.metrics.KVRefused()
+		return
+	}
+	ns.obs.metrics.KVWrite(op, err)
 }
 
 // kvWriteFailed logs and answers a KV write that did not succeed: code 1 with
@@ -82,7 +92,7 @@ func (ns *NameServer) deleteKVConfig(_ *remoting.Conn, req *remoting.Command) *r
 		return systemError(req, err.Error())
 	}
 	err := ns.kv.Delete(h.Namespace, h.Key)
-	ns.obs.metrics.KVWrite("delete", err)
+	ns.countKVWrite("delete", err)
 	if err != nil {
 		return ns.kvWriteFailed(req, "delete kv config", logrus.Fields{"namespace": h.Namespace, "key": h.Key}, err)
 	}

@@ -59,6 +59,14 @@ func (ns *NameServer) metricsSources() metrics.Sources {
 		},
 		ACL:    ns.aclCounts,
 		Notify: ns.notifier.counts.read,
+		// The eviction job is made after the metrics; it is there by the
+		// first scrape that can see a pause.
+		EvictionPauses: func() uint64 {
+			if ns.eviction == nil {
+				return 0
+			}
+			return uint64(ns.PausesDetected())
+		},
 	}
 }
 

@@ -79,6 +79,7 @@ type Metrics struct {
 	evictionSeconds prometheus.Observer
 	evicted         prometheus.Counter
 	kvWrites        map[string]prometheus.Counter
+	kvRefused       prometheus.Counter
 	kvFailures      prometheus.Counter
 	configUpdates   map[string]prometheus.Counter
 	refusals        map[string]prometheus.Counter // registrations refused or ignored, by reason
@@ -176,6 +177,7 @@ func New(src Sources, pools []string, started time.Time) *Metrics {
 
 	m.kvWrites = f.counterSet("kv_writes_total", "KV config changes acknowledged, by op.", "op", "put", "delete")
 	m.kvFailures = f.counter("kv_persist_failures_total", "KV config changes refused because the file could not be written.")
+	m.kvRefused = f.counter("kv_writes_refused_total", "KV config changes refused for passing a KV store limit (key, value, keys or file size).")
 	m.configUpdates = f.counterSet("config_updates_total", "UPDATE_NAMESRV_CONFIG requests by result.",
 		"result", ResultSuccess, ResultRefused, ResultError)
 	m.registerWired(f, src)
@@ -255,6 +257,10 @@ func (m *Metrics) KVWrite(op string, err error) {
 		c.Inc()
 	}
 }
+
+// KVRefused counts a KV change refused for passing a store limit: nothing
+// was written, and nothing failed to be.
+func (m *Metrics) KVRefused() { m.kvRefused.Inc() }
 
 // ConfigUpdate counts an UPDATE_NAMESRV_CONFIG by result.
 func (m *Metrics) ConfigUpdate(result string) {
