@@ -73,3 +73,12 @@ func sameOrigin(origin string, r *http.Request) bool {
 	u, err := url.Parse(origin)
 	return err == nil && u.Host == r.Host
 }
+
+// postOnly answers 405 to the write endpoints' other methods (the /v1/
+// catch-all would say 404).
+func postOnly() http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Allow", http.MethodPost)
+		writeError(w, http.StatusMethodNotAllowed, r.Method+" "+r.URL.Path+": POST only")
+	})
+}

@@ -201,6 +201,8 @@ func (s *Server) routes() *http.ServeMux {
 	mux.Handle("GET /v1/whoami", s.guarded(anyAccount, whoami))
 	mux.Handle("POST /v1/brokers/{brokerName}/drain", s.drainHandler("drain"))
 	mux.Handle("POST /v1/brokers/{brokerName}/undrain", s.drainHandler("undrain"))
+	mux.Handle("/v1/brokers/{brokerName}/drain", postOnly())
+	mux.Handle("/v1/brokers/{brokerName}/undrain", postOnly())
 	mux.Handle("GET /v1/status", s.guarded(anyAccount, status))
 	mux.Handle("GET /v1/debug", s.guarded(anyAccount, debugView))
 	mux.Handle("GET /v1/stats", s.guarded(anyAccount, stats))
