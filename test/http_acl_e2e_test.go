@@ -65,6 +65,9 @@ func TestHTTPACLCredentials(t *testing.T) {
 	if a := ns.as(t, aclUser, http.MethodGet, "/v1/topics", nil); a.Status != http.StatusOK || !strings.Contains(a.Body, "AclTopic") {
 		t.Fatalf("user /v1/topics: %d %s", a.Status, a.Body)
 	}
+	if a := ns.as(t, aclUser, http.MethodGet, "/v1/whoami", nil); a.Status != http.StatusOK || !strings.Contains(a.Body, `"admin":false`) {
+		t.Fatalf("user /v1/whoami: %d %s", a.Status, a.Body)
+	}
 	for _, path := range []string{"/v1/config", "/v1/kv"} {
 		if a := ns.as(t, aclUser, http.MethodGet, path, nil); a.Status != http.StatusForbidden || !strings.Contains(a.Body, "not an admin") {
 			t.Fatalf("user %s: %d %s", path, a.Status, a.Body)
