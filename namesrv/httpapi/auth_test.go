@@ -1,7 +1,6 @@
 package httpapi
 
 import (
-	"context"
 	"crypto/tls"
 	"net/http"
 	"os"
@@ -176,11 +175,7 @@ func TestHTTPSWithTheSourceCertificate(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() {
-		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-		defer cancel()
-		_ = s.Shutdown(ctx)
-	})
+	shutdownAtCleanup(t, s)
 	client := &http.Client{Timeout: 5 * time.Second, Transport: &http.Transport{TLSClientConfig: certs.ClientTLS(false)}}
 	url := "https://" + s.Addr().String() + "/healthz"
 	if _, err := nstest.TryHTTP(nstest.HTTPRequest{URL: url, Client: client}); err == nil {
