@@ -173,7 +173,8 @@ func TestHTTPDrainRefusedWithoutACL(t *testing.T) {
 
 // TestHTTPSEnforcingWithACL: with tls.server.mode=enforcing the side port
 // serves HTTPS with the remoting port's certificate (Basic credentials
-// still asked for) and refuses plain HTTP.
+// still asked for), refuses plain HTTP, and follows the certificate's
+// reload.
 func TestHTTPSEnforcingWithACL(t *testing.T) {
 	dir := t.TempDir()
 	certs, err := testcerts.Write(dir)
@@ -210,4 +211,25 @@ func TestHTTPSEnforcingWithACL(t *testing.T) {
 	if a, err := nstest.TryHTTP(nstest.HTTPRequest{URL: plain}); err == nil && a.Status == http.StatusOK {
 		t.Fatal("plain HTTP served with tls.server.mode=enforcing")
 	}
+
+	// A new certificate (of another CA) written over the files is served
+	// once the remoting port reloads it.
+	next, err := testcerts.Write(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for from, to := range map[string]string{next.ServerCert: certs.ServerCert, next.ServerKey: certs.ServerKey} {
+		data, err := os.ReadFile(from)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(to, data, 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	nextClient := &http.Client{Timeout: 10 * time.Second, Transport: &http.Transport{TLSClientConfig: next.ClientTLS(false)}}
+	eventually(t, 10*time.Second, "the side port serves the reloaded certificate", func() error {
+		_, err := nstest.TryHTTP(nstest.HTTPRequest{URL: base + "/healthz", Client: nextClient})
+		return err
+	})
 }

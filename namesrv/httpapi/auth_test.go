@@ -59,13 +59,17 @@ func attachedSource(t *testing.T, s *Server, checker *acl.Checker, d *drains) {
 		ACL: checker, Drain: d.record("drain"), Undrain: d.record("undrain")})
 }
 
-func testChecker(t *testing.T, enabled bool) *acl.Checker {
+func testChecker(t *testing.T, enabled bool, adminWhite ...string) *acl.Checker {
 	t.Helper()
+	white, err := acl.ParsePatternList(strings.Join(adminWhite, ","))
+	if err != nil {
+		t.Fatal(err)
+	}
 	file := filepath.Join(t.TempDir(), "plain_acl.yml")
 	if err := os.WriteFile(file, []byte(testAccounts), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	c, err := acl.New(acl.Options{Enabled: enabled, File: file, Log: testlog.Discard()})
+	c, err := acl.New(acl.Options{Enabled: enabled, File: file, AdminWhite: white, Log: testlog.Discard()})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -161,6 +165,23 @@ func TestDrainGuards(t *testing.T) {
 	}
 	if d.list() != "drain broker-a,undrain broker-a" {
 		t.Fatalf("calls %q", d.list())
+	}
+}
+
+// TestDrainUnderAdminWhiteRemoteAddresses: the side port's admin path is
+// the wire's, so adminWhiteRemoteAddresses refuses an admin elsewhere.
+func TestDrainUnderAdminWhiteRemoteAddresses(t *testing.T) {
+	s := startSidePort(t)
+	d := &drains{}
+	checker := testChecker(t, true, "10.0.0.1")
+	attachedSource(t, s, checker, d)
+	a := nstest.HTTPDo(t, nstest.HTTPRequest{Method: http.MethodPost, URL: "http://" + s.Addr().String() + "/v1/brokers/broker-a/drain",
+		User: "adminKey1", Pass: "adminSecret1", Header: map[string]string{CSRFHeader: "x"}})
+	if a.Status != http.StatusForbidden || !strings.Contains(a.Body, "admin writes are not allowed from the address 127.0.0.1") || d.list() != "" {
+		t.Fatalf("admin from outside adminWhiteRemoteAddresses: %+v, calls %q", a, d.list())
+	}
+	if checker.Denied(acl.AdminWrite, acl.AdminAddressNotAllowed) != 1 {
+		t.Fatalf("denials %+v", checker.Denials())
 	}
 }
 
