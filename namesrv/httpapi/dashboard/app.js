@@ -13,7 +13,7 @@ const TOPIC_PAGE = 50;
 const state = {
   brokerOffset: 0, brokerTotal: 0, brokerCluster: "",
   topicOffset: 0, topicTotal: 0, topicQuery: "", topicCluster: "",
-  selectedTopic: "", clusters: [], admin: false,
+  selectedTopic: "", clusters: [], admin: false, acl: false,
 };
 
 const $ = (id) => document.getElementById(id);
@@ -39,6 +39,7 @@ async function postJSON(path) {
 // secretKey, asked once before the other requests.
 async function refreshWho() {
   const who = await getJSON("/v1/whoami");
+  state.acl = who.aclEnable;
   state.admin = who.aclEnable && who.admin;
   $("who").textContent = who.aclEnable ? "signed in as " + who.accessKey + (who.admin ? " (admin)" : "") : "ACL off: read-only";
   for (const e of document.querySelectorAll(".admin-only")) e.hidden = !state.admin;
@@ -202,7 +203,15 @@ async function refreshRoute() {
   box.replaceChildren(...children);
 }
 
+// adminsOnly says so in a table a non-admin may not read under ACL.
+function adminsOnly(table, cols) {
+  if (!state.acl || state.admin) return false;
+  replaceRows(table, [row(["(admins only under ACL)", ...Array(cols - 1).fill("")])]);
+  return true;
+}
+
 async function refreshKV() {
+  if (adminsOnly("kv", 3)) return;
   const data = await getJSON("/v1/kv");
   const rows = [];
   for (const ns of Object.keys(data.namespaces).sort()) {
@@ -214,6 +223,7 @@ async function refreshKV() {
 }
 
 async function refreshConfig() {
+  if (adminsOnly("config", 2)) return;
   const data = await getJSON("/v1/config");
   replaceRows("config", Object.keys(data.config).sort().map((k) => row([k, data.config[k]])));
 }
