@@ -339,9 +339,7 @@ func (ns *NameServer) wipeWritePermOfBroker(_ *remoting.Conn, req *remoting.Comm
 	if err := remoting.DecodeHeader(req, &h); err != nil {
 		return systemError(req, err.Error())
 	}
-	count := ns.routes.WipeWritePerm(h.BrokerName)
-	ns.log.WithFields(logrus.Fields{"brokerName": h.BrokerName, "topics": count}).Info("write permission wiped")
-	return withExt(success(req), &wipeWritePermResponseHeader{WipeTopicCount: count})
+	return withExt(success(req), &wipeWritePermResponseHeader{WipeTopicCount: ns.drainBroker(h.BrokerName)})
 }
 
 // addWritePermOfBroker gives a drained broker group its writes back (327).
@@ -350,9 +348,7 @@ func (ns *NameServer) addWritePermOfBroker(_ *remoting.Conn, req *remoting.Comma
 	if err := remoting.DecodeHeader(req, &h); err != nil {
 		return systemError(req, err.Error())
 	}
-	count := ns.routes.AddWritePerm(h.BrokerName)
-	ns.log.WithFields(logrus.Fields{"brokerName": h.BrokerName, "topics": count}).Info("write permission added")
-	return withExt(success(req), &addWritePermResponseHeader{AddTopicCount: count})
+	return withExt(success(req), &addWritePermResponseHeader{AddTopicCount: ns.undrainBroker(h.BrokerName)})
 }
 
 // deleteTopicInNamesrv removes a topic, or only one cluster's share of it (216).

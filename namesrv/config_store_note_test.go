@@ -35,7 +35,7 @@ func TestUpdateWithoutConfigFileSaysTheKeysNeverApply(t *testing.T) {
 
 	dir := t.TempDir()
 	file := filepath.Join(dir, "namesrv.properties")
-	if err := os.WriteFile(file, []byte("listenPort=0\nbindAddress=127.0.0.1\n"), 0o644); err != nil {
+	if err := os.WriteFile(file, []byte("listenPort=0\nbindAddress=127.0.0.1\nhttpListenPort=-1\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	cfg, _, err := config.FromArgs([]string{"-c", file, "-kvConfigPath", filepath.Join(dir, "kv.json")}, nil)

@@ -40,7 +40,11 @@ func startHTTP(cfg *config.Config, log *logrus.Entry) (*httpapi.Server, error) {
 	if host == "" {
 		host = cfg.BindAddress
 	}
-	return httpapi.New(net.JoinHostPort(host, fmt.Sprint(cfg.HTTPListenPort)), log.WithField("component", "http"))
+	addr, log := net.JoinHostPort(host, fmt.Sprint(cfg.HTTPListenPort)), log.WithField("component", "http")
+	if cfg.TLSServerMode != config.TLSModeDisabled {
+		return httpapi.NewTLS(addr, log) // the remoting port's certificate (README "Security")
+	}
+	return httpapi.New(addr, log)
 }
 
 // metricsSources are the O(1) readers of the gauges.
@@ -118,6 +122,7 @@ func (ns *NameServer) startObserving() {
 		Started: ns.startedAt,
 		Now:     ns.clock.Now,
 		Addr:    ns.Addr().String(),
+		ACL:     ns.acl, TLS: ns.TLSConfig(), Drain: ns.drainBroker, Undrain: ns.undrainBroker, // drain.go
 	})
 	ns.log.WithField("address", ns.HTTPAddr().String()).Info("http side port serving")
 }

@@ -7,6 +7,7 @@ package httpapi
 
 import (
 	"context"
+	"crypto/tls"
 	"errors"
 	"fmt"
 	"net"
@@ -17,6 +18,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 	"github.com/sirupsen/logrus"
 
+	"github.com/gonamesrv/gonamesrv/namesrv/acl"
 	"github.com/gonamesrv/gonamesrv/namesrv/metrics"
 	"github.com/gonamesrv/gonamesrv/route"
 )
@@ -63,6 +65,18 @@ type Source struct {
 	// Now is the clock the route manager's liveness times are kept on (a
 	// monotonic one, see internal/monotime); nil means time.Now.
 	Now func() time.Time
+
+	// ACL decides the HTTP Basic credentials asked for with aclEnable
+	// (auth.go); nil or disabled leaves the read endpoints open and the
+	// write endpoints refused.
+	ACL *acl.Checker
+	// TLS is the remoting port's TLS configuration (its certificates,
+	// reloaded with it), served by a side port made with NewTLS.
+	TLS *tls.Config
+	// Drain and Undrain wipe and add the write permission of a broker name,
+	// as WIPE_WRITE_PERM_OF_BROKER and ADD_WRITE_PERM_OF_BROKER do, and
+	// return how many topics changed.
+	Drain, Undrain func(brokerName string) int
 }
 
 // nowMillis is src's clock in Unix milliseconds, for ages of liveness times.
@@ -89,11 +103,28 @@ type Server struct {
 // serves. Until Attach, readiness answers 503 "loading the KV config store"
 // and the JSON view 503.
 func New(addr string, log *logrus.Entry) (*Server, error) {
+	return listen(addr, log, false)
+}
+
+// NewTLS is New serving HTTPS only, with the certificates of the attached
+// source's TLS (the remoting port's, reloaded with it). Until Attach no
+// certificate is known and handshakes fail.
+func NewTLS(addr string, log *logrus.Entry) (*Server, error) {
+	return listen(addr, log, true)
+}
+
+func listen(addr string, log *logrus.Entry, https bool) (*Server, error) {
 	listener, err := net.Listen("tcp", addr)
 	if err != nil {
 		return nil, fmt.Errorf("http side port: listen on %s: %w", addr, err)
 	}
-	s := &Server{log: log, listener: listener, slots: make(chan struct{}, MaxConcurrent), served: make(chan struct{})}
+	s := &Server{log: log, slots: make(chan struct{}, MaxConcurrent), served: make(chan struct{})}
+	scheme := "http"
+	if https {
+		scheme = "https"
+		listener = tls.NewListener(listener, &tls.Config{MinVersion: tls.VersionTLS12, GetConfigForClient: s.tlsConfig})
+	}
+	s.listener = listener
 	s.http = &http.Server{
 		Handler:           s.limit(s.routes()),
 		ReadHeaderTimeout: ReadHeaderTimeout,
@@ -109,8 +140,21 @@ func New(addr string, log *logrus.Entry) (*Server, error) {
 			log.WithError(err).Error("http side port stopped")
 		}
 	}()
-	log.WithField("address", listener.Addr().String()).Info("http side port listening")
+	log.WithFields(logrus.Fields{"address": listener.Addr().String(), "scheme": scheme}).Info("http side port listening")
 	return s, nil
+}
+
+// tlsConfig is the configuration of one HTTPS handshake: the attached
+// source's, which takes the remoting port's certificates in force.
+func (s *Server) tlsConfig(hello *tls.ClientHelloInfo) (*tls.Config, error) {
+	src := s.source.Load()
+	if src == nil || src.TLS == nil {
+		return nil, errors.New("http side port: the certificate is not loaded yet")
+	}
+	if src.TLS.GetConfigForClient != nil {
+		return src.TLS.GetConfigForClient(hello)
+	}
+	return src.TLS, nil
 }
 
 // Addr is the bound address.
@@ -158,16 +202,21 @@ func (s *Server) routes() *http.ServeMux {
 	mux.Handle("GET /metrics", s.attached(func(_ *Source, w http.ResponseWriter, r *http.Request) {
 		(*s.metrics.Load()).ServeHTTP(w, r)
 	}))
-	mux.Handle("GET /v1/clusters", s.attached(clusters))
-	mux.Handle("GET /v1/brokers", s.attached(brokers))
-	mux.Handle("GET /v1/brokers/{addr}", s.attached(broker))
-	mux.Handle("GET /v1/topics", s.attached(topics))
-	mux.Handle("GET /v1/topics/{topic}/route", s.attached(topicRoute))
-	mux.Handle("GET /v1/kv", s.attached(kv))
-	mux.Handle("GET /v1/config", s.attached(configView))
-	mux.Handle("GET /v1/status", s.attached(status))
-	mux.Handle("GET /v1/debug", s.attached(debugView))
-	mux.Handle("GET /v1/stats", s.attached(stats))
+	mux.Handle("GET /v1/clusters", s.guarded(anyAccount, clusters))
+	mux.Handle("GET /v1/brokers", s.guarded(anyAccount, brokers))
+	mux.Handle("GET /v1/brokers/{addr}", s.guarded(anyAccount, broker))
+	mux.Handle("GET /v1/topics", s.guarded(anyAccount, topics))
+	mux.Handle("GET /v1/topics/{topic}/route", s.guarded(anyAccount, topicRoute))
+	mux.Handle("GET /v1/kv", s.guarded(adminAccount, kv))
+	mux.Handle("GET /v1/config", s.guarded(adminAccount, configView))
+	mux.Handle("GET /v1/whoami", s.guarded(anyAccount, whoami))
+	mux.Handle("POST /v1/brokers/{brokerName}/drain", s.drainHandler("drain"))
+	mux.Handle("POST /v1/brokers/{brokerName}/undrain", s.drainHandler("undrain"))
+	mux.Handle("/v1/brokers/{brokerName}/drain", postOnly())
+	mux.Handle("/v1/brokers/{brokerName}/undrain", postOnly())
+	mux.Handle("GET /v1/status", s.guarded(anyAccount, status))
+	mux.Handle("GET /v1/debug", s.guarded(anyAccount, debugView))
+	mux.Handle("GET /v1/stats", s.guarded(anyAccount, stats))
 	mux.Handle("/v1/", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusNotFound, "no such endpoint: "+r.Method+" "+r.URL.Path)
 	}))

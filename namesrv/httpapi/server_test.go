@@ -17,6 +17,12 @@ func startSidePort(t *testing.T) *Server {
 	if err != nil {
 		t.Fatal(err)
 	}
+	shutdownAtCleanup(t, s)
+	return s
+}
+
+// shutdownAtCleanup stops s when the test ends.
+func shutdownAtCleanup(t *testing.T, s *Server) {
 	t.Cleanup(func() {
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 		defer cancel()
@@ -24,7 +30,6 @@ func startSidePort(t *testing.T) *Server {
 			t.Errorf("shutdown: %v", err)
 		}
 	})
-	return s
 }
 
 func get(t *testing.T, s *Server, path string) (int, string) {

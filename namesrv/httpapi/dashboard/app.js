@@ -1,5 +1,6 @@
-// The dashboard of gonamesrv: read-only, refreshed by itself, drawn from the
-// NameServer's own /v1 endpoints. Broker and topic lists are paged on the
+// The dashboard of gonamesrv: refreshed by itself, drawn from the
+// NameServer's own /v1 endpoints; read-only but for the admins' drain and
+// undrain buttons (shown when /v1/whoami says admin, under aclEnable). Broker and topic lists are paged on the
 // server, so 40,000 topics and 1,000 brokers never make a large page load.
 "use strict";
 
@@ -12,7 +13,7 @@ const TOPIC_PAGE = 50;
 const state = {
   brokerOffset: 0, brokerTotal: 0, brokerCluster: "",
   topicOffset: 0, topicTotal: 0, topicQuery: "", topicCluster: "",
-  selectedTopic: "", clusters: [],
+  selectedTopic: "", clusters: [], admin: false, acl: false,
 };
 
 const $ = (id) => document.getElementById(id);
@@ -25,6 +26,48 @@ async function getJSON(path) {
 }
 
 // el builds an element with text content (never HTML) and classes.
+// postJSON sends an admin action; the header is the server's CSRF guard.
+async function postJSON(path) {
+  const resp = await fetch(path, { method: "POST", cache: "no-store", headers: { "X-Requested-By": "gonamesrv-dashboard" } });
+  const body = await resp.json();
+  if (!resp.ok) throw new Error(body.error || resp.statusText);
+  return body;
+}
+
+// refreshWho asks who the browser is signed in as; under aclEnable the
+// first answer is a 401 that makes the browser prompt for the accessKey and
+// secretKey, asked once before the other requests.
+async function refreshWho() {
+  const who = await getJSON("/v1/whoami");
+  state.acl = who.aclEnable;
+  state.admin = who.aclEnable && who.admin;
+  $("who").textContent = who.aclEnable ? "signed in as " + who.accessKey + (who.admin ? " (admin)" : "") : "ACL off: read-only";
+  for (const e of document.querySelectorAll(".admin-only")) e.hidden = !state.admin;
+}
+
+// changeWrite drains or undrains a broker name after the operator confirms.
+async function changeWrite(brokerName, action) {
+  const what = action === "drain"
+    ? "Drain " + brokerName + "? Its queues stop taking writes (write permission wiped on this NameServer)."
+    : "Undrain " + brokerName + "? Its queues take writes again on this NameServer.";
+  if (!window.confirm(what)) return;
+  try {
+    const res = await postJSON("/v1/brokers/" + encodeURIComponent(brokerName) + "/" + action);
+    $("admin-msg").textContent = res.action + " " + res.brokerName + ": " + res.topics + " topics changed";
+  } catch (err) {
+    $("admin-msg").textContent = action + " " + brokerName + " failed: " + err.message;
+  }
+  refreshBrokers();
+}
+
+function actionButton(brokerName, action) {
+  const b = el("button", action, "write-" + action);
+  b.type = "button";
+  b.dataset.brokerName = brokerName;
+  b.addEventListener("click", () => changeWrite(brokerName, action));
+  return b;
+}
+
 function el(tag, text, cls) {
   const e = document.createElement(tag);
   if (text !== undefined && text !== null) e.textContent = String(text);
@@ -98,11 +141,17 @@ async function refreshBrokers() {
   replaceRows("brokers", data.brokers.map((b) => {
     const hb = el("td", age(b.sinceLastHeartbeatMillis), "hb-age " + heartbeatClass(b.sinceLastHeartbeatMillis, b.heartbeatTimeoutMillis));
     hb.title = "timeout " + age(b.heartbeatTimeoutMillis) + ", last registration " + age(b.sinceLastRegisterMillis) + " ago";
-    const tr = row([
+    const cells = [
       b.cluster, b.brokerName, el("td", b.role, b.role === "master" ? "master" : ""), b.brokerId, b.brokerAddr, b.version,
       b.dataVersion.counter + " @ " + b.dataVersion.timestamp, hb,
       el("td", b.writePermWiped ? "drained" : "writable", b.writePermWiped ? "drained" : "writable"), b.topicCount,
-    ]);
+    ];
+    if (state.admin) {
+      const td = el("td", null, "admin-only");
+      td.appendChild(actionButton(b.brokerName, b.writePermWiped ? "undrain" : "drain"));
+      cells.push(td);
+    }
+    const tr = row(cells);
     tr.dataset.addr = b.brokerAddr;
     return tr;
   }));
@@ -154,7 +203,15 @@ async function refreshRoute() {
   box.replaceChildren(...children);
 }
 
+// adminsOnly says so in a table a non-admin may not read under ACL.
+function adminsOnly(table, cols) {
+  if (!state.acl || state.admin) return false;
+  replaceRows(table, [row(["(admins only under ACL)", ...Array(cols - 1).fill("")])]);
+  return true;
+}
+
 async function refreshKV() {
+  if (adminsOnly("kv", 3)) return;
   const data = await getJSON("/v1/kv");
   const rows = [];
   for (const ns of Object.keys(data.namespaces).sort()) {
@@ -166,6 +223,7 @@ async function refreshKV() {
 }
 
 async function refreshConfig() {
+  if (adminsOnly("config", 2)) return;
   const data = await getJSON("/v1/config");
   replaceRows("config", Object.keys(data.config).sort().map((k) => row([k, data.config[k]])));
 }
@@ -245,6 +303,11 @@ function wire() {
   });
 }
 
-wire();
-refreshAll();
-setInterval(refreshAll, REFRESH_MS);
+async function start() {
+  wire();
+  try { await refreshWho(); } catch (err) { $("who").textContent = "not signed in: " + err.message; }
+  refreshAll();
+  setInterval(refreshAll, REFRESH_MS);
+}
+
+start();
