@@ -31,10 +31,14 @@ func (s securityFlags) apply() {
 	if !s.useTLS && sign == nil {
 		return
 	}
-	load.ClientHook = func(cfg *remoting.ClientConfig) {
-		cfg.Sign = sign
-		if s.useTLS {
-			cfg.TLS = &tls.Config{InsecureSkipVerify: true, MinVersion: tls.VersionTLS12} // a benchmark of the cost, not of trust
-		}
+	var tlsConfig *tls.Config
+	if s.useTLS {
+		tlsConfig = &tls.Config{InsecureSkipVerify: true, MinVersion: tls.VersionTLS12} // a benchmark of the cost, not of trust
 	}
+	load.ClientHook = func(cfg *remoting.ClientConfig) {
+		cfg.Sign, cfg.TLS = sign, tlsConfig
+	}
+	// The pipelined generator (route, heartbeat) signs its templates once
+	// and dials its pipes over TLS.
+	load.TemplateSigner, load.PipeTLS = sign, tlsConfig
 }

@@ -2,6 +2,7 @@ package load
 
 import (
 	"context"
+	"crypto/tls"
 	"encoding/binary"
 	"errors"
 	"fmt"
@@ -44,6 +45,9 @@ type Pipe struct {
 	broken error
 }
 
+// PipeTLS, when set, makes every pipe a TLS connection (nsbench -tls).
+var PipeTLS *tls.Config
+
 // DialPipes opens n pipes to addr.
 func DialPipes(ctx context.Context, addr string, n int) ([]*Pipe, error) {
 	pipes := make([]*Pipe, n)
@@ -52,6 +56,14 @@ func DialPipes(ctx context.Context, addr string, n int) ([]*Pipe, error) {
 		conn, err := dialer.DialContext(ctx, "tcp", addr)
 		if err != nil {
 			return fmt.Errorf("pipe %d to %s: %w", i, addr, err)
+		}
+		if PipeTLS != nil {
+			secure := tls.Client(conn, PipeTLS)
+			if err := secure.HandshakeContext(ctx); err != nil {
+				_ = conn.Close()
+				return fmt.Errorf("pipe %d to %s: TLS handshake: %w", i, addr, err)
+			}
+			conn = secure
 		}
 		pipes[i] = &Pipe{conn: conn, in: make([]byte, pipeReadBuffer), out: make([]byte, 0, pipeWriteBuffer)}
 		return nil

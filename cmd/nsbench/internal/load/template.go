@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/binary"
 	"fmt"
+	"maps"
 	"strconv"
 
 	"github.com/gonamesrv/gonamesrv/remoting"
@@ -29,10 +30,19 @@ type Template struct {
 	headerWord uint32
 }
 
+// TemplateSigner, when set, signs every template (nsbench -ak, -sk). An
+// ACL signature covers the ext fields and the body, not the opaque, so a
+// template signed once stays valid for every opaque it is sent with.
+var TemplateSigner func(*remoting.Command)
+
 // NewTemplate encodes req (JSON header) as a template.
 func NewTemplate(req *remoting.Command) (Template, error) {
 	c := *req
 	c.Opaque = templateOpaque
+	if TemplateSigner != nil {
+		c.ExtFields = maps.Clone(c.ExtFields)
+		TemplateSigner(&c)
+	}
 	frame, err := remoting.Encode(&c)
 	if err != nil {
 		return Template{}, fmt.Errorf("template of code %d: %w", req.Code, err)

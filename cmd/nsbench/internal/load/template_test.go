@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"testing"
 
+	"github.com/gonamesrv/gonamesrv/internal/aclsign"
 	"github.com/gonamesrv/gonamesrv/remoting"
 )
 
@@ -62,6 +63,32 @@ func TestAnswerOpaqueHintIsCheckedBeforeUse(t *testing.T) {
 	for _, hint := range []int{0, 3, start - 1, start, start + 1, len(frame) + 10} {
 		if s, _, opaque, ok := answerOpaque(frame, hint); !ok || opaque != 31337 || s != start {
 			t.Errorf("hint %d: opaque %d at %d (%v), want 31337 at %d", hint, opaque, s, ok, start)
+		}
+	}
+}
+
+// TestSignedTemplateVerifiesForEveryOpaque: with TemplateSigner set, a
+// template carries AccessKey and Signature, the signature verifies with the
+// secret whatever opaque the request is sent with (the opaque is not signed),
+// and the request the template was made from is left unsigned.
+func TestSignedTemplateVerifiesForEveryOpaque(t *testing.T) {
+	TemplateSigner = aclsign.Signer(aclsign.Credentials{AccessKey: "ak", SecretKey: "secret-of-ak"})
+	t.Cleanup(func() { TemplateSigner = nil })
+	req := RouteRequest("TopicA")
+	tmpl := MustTemplate(req)
+	if _, signed := req.ExtFields["Signature"]; signed {
+		t.Fatal("the template's source request was signed in place")
+	}
+	for _, opaque := range []int32{1, 987654321, 1 << 29} {
+		cmd, err := remoting.DecodeFrame(tmpl.Append(nil, opaque)[4:])
+		if err != nil {
+			t.Fatal(err)
+		}
+		if cmd.Opaque != opaque || cmd.ExtFields["AccessKey"] != "ak" || cmd.ExtFields["topic"] != "TopicA" {
+			t.Fatalf("opaque %d: decoded %+v", opaque, cmd)
+		}
+		if !aclsign.Verify(cmd.ExtFields, cmd.Body, "secret-of-ak") || aclsign.Verify(cmd.ExtFields, cmd.Body, "other") {
+			t.Fatalf("opaque %d: the signature does not verify with the secret alone", opaque)
 		}
 	}
 }
