@@ -16,9 +16,14 @@ test: lint unit e2e monitoring-check
 
 # The shipped alert rules: syntax (promtool check rules) and behaviour
 # (promtool test rules); promtool comes with Debian's prometheus package.
+# promtool comes with Debian's prometheus package, which .ci/run installs: in
+# CI (CI set) a missing promtool fails; elsewhere the check is skipped, saying so.
 monitoring-check:
-	promtool check rules monitoring/prometheus-alerts.yml
-	cd monitoring && promtool test rules prometheus-alerts_test.yml
+	@if ! command -v promtool >/dev/null 2>&1; then \
+	  if [ -n "$$CI" ]; then echo "monitoring-check: promtool not found (apt-get install prometheus)"; exit 1; fi; \
+	  echo "monitoring-check: SKIPPED, promtool not found (apt-get install prometheus to check the alert rules)"; exit 0; \
+	fi; \
+	promtool check rules monitoring/prometheus-alerts.yml && cd monitoring && promtool test rules prometheus-alerts_test.yml
 
 unit:
 	$(GO) test -race -count=1 $(RACE_PKGS)
