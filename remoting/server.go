@@ -203,8 +203,7 @@ func (s *Server) Start() error {
 	parking, removeParking, err := parkingListener()
 	if err != nil {
 		_ = ln.Close()
-		s.state.Store(stateStopped)
-		return fmt.Errorf("start server on %s: %w", s.cfg.Addr, err)
+		return s.failStart(err)
 	}
 	opts := []gnet.Option{
 		gnet.WithMulticore(s.cfg.Multicore),
