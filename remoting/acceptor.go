@@ -49,6 +49,15 @@ func listen(addr string) (net.Listener, error) {
 // within the cap to an event loop.
 func (s *Server) acceptLoop(ln net.Listener) {
 	defer close(s.acceptDone)
+	s.acceptEach(ln, s.hand)
+}
+
+// acceptEach accepts on ln until it is closed or the server stops accepting,
+// calling handle for each connection; the gnet path and the TLS path share
+// it. A failed accept (out of descriptors) is warned about at most once a
+// second and retried after a pause that doubles while failures go on, the
+// listener staying open.
+func (s *Server) acceptEach(ln net.Listener, handle func(net.Conn)) {
 	backoff := time.Duration(0)
 	for {
 		nc, err := ln.Accept()
@@ -68,7 +77,7 @@ func (s *Server) acceptLoop(ln net.Listener) {
 			continue
 		}
 		backoff = 0
-		s.hand(nc)
+		handle(nc)
 	}
 }
 

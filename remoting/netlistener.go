@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"context"
 	"crypto/tls"
-	"errors"
 	"fmt"
 	"net"
 	"sync"
@@ -73,20 +72,12 @@ func (s *Server) failStart(err error) error {
 	return fmt.Errorf("start server on %s: %w", s.cfg.Addr, err)
 }
 
+// acceptLoop serves every accepted connection on a goroutine of its own.
 func (l *netListener) acceptLoop() {
-	for {
-		raw, err := l.listener.Accept()
-		if err != nil {
-			if errors.Is(err, net.ErrClosed) {
-				return
-			}
-			l.server.log.WithError(err).Warn("accept failed")
-			time.Sleep(10 * time.Millisecond) // out of descriptors: let some close
-			continue
-		}
+	l.server.acceptEach(l.listener, func(raw net.Conn) {
 		l.conns.Add(1)
 		go l.serve(raw)
-	}
+	})
 }
 
 // tickLoop runs the idle scan gnet's ticker runs on the gnet path.
