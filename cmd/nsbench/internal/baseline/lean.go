@@ -149,13 +149,23 @@ func (h *leanHandler) next(c gnet.Conn, lc *leanConn, out []byte) ([]byte, bool,
 }
 
 // scanInt reads the decimal (possibly negative) integer that follows the
-// last key in header; ok is false when key is not there. The last, because
-// flag and opaque sit near the end of a header (keys come in alphabetical
-// order, after extFields), where a backward search finds them soonest, and
-// a key can occur only once outside string values, where its quotes would
-// be escaped.
+// top-level key in header; ok is false when key is not there. A key can
+// occur only once outside string values (there its quotes are escaped), but
+// once more as an ext field's name: the top-level one is after extFields
+// when the keys are sorted (Java: flag and opaque follow extFields), so the
+// part after the last object's closing brace is searched first, and the
+// whole header forward otherwise (the Go client puts extFields last). Both
+// searches are forward: a backward search is a byte-at-a-time hash.
 func scanInt(header, key []byte) (int64, bool) {
-	at := bytes.LastIndex(header, key)
+	at := -1
+	if brace := bytes.LastIndexByte(header[:max(len(header)-1, 0)], '}'); brace >= 0 {
+		if i := bytes.Index(header[brace:], key); i >= 0 {
+			at = brace + i
+		}
+	}
+	if at < 0 {
+		at = bytes.Index(header, key)
+	}
 	if at < 0 {
 		return 0, false
 	}

@@ -34,6 +34,21 @@ func TestHeaderScanFindsCodeOpaqueFlagAndTopic(t *testing.T) {
 	}
 }
 
+func TestHeaderScanTakesTheTopLevelKeyNotAnExtFieldOfItsName(t *testing.T) {
+	for _, header := range []string{
+		// sorted keys, as Java writes them: flag and opaque follow extFields
+		`{"code":105,"extFields":{"flag":"9","opaque":"9","code":"9"},"flag":2,"language":"JAVA","opaque":-42,"version":0}`,
+		// the Go client's order: extFields last
+		`{"code":105,"language":"GO","version":0,"opaque":-42,"flag":2,"extFields":{"flag":"9","opaque":"9","code":"9"}}`,
+	} {
+		for key, want := range map[string]int64{`"code":`: 105, `"opaque":`: -42, `"flag":`: 2} {
+			if got, ok := scanInt([]byte(header), []byte(key)); !ok || got != want {
+				t.Errorf("%s in %s: %d %v, want %d", key, header, got, ok, want)
+			}
+		}
+	}
+}
+
 func TestPickDecodesWhatTheScanCannotRead(t *testing.T) {
 	a := newAnswers(load.NewLayout(testSpec))
 	l := load.NewLayout(testSpec)

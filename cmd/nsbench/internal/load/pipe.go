@@ -36,10 +36,19 @@ const maxPipeOpaque = 1 << 30
 // generator, which shares the cores with the server, ask faster than a
 // zero-work server answers (one goroutine and one Invoke per request in
 // flight, as the remoting client does, cost it more than the server).
+//
+// On Linux a plain pipe is a raw non-blocking socket served by one of a
+// few event loops (pipe_loop_linux.go), the way the server serves its
+// connections: one epoll_wait hands a loop every pipe with answers, and no
+// read finds nothing. A TLS pipe, or any pipe elsewhere, is a net.Conn
+// driven by a goroutine of its own.
 type Pipe struct {
+	// conn is the connection of a goroutine-driven pipe; nil for a raw one.
 	conn net.Conn
-	in   []byte
-	out  []byte
+	// fd is the socket of a raw pipe; -1 for a net.Conn.
+	fd  int
+	in  []byte
+	out []byte
 	// broken is the failure that left the stream in an unknown state; the
 	// pipe is not used again.
 	broken error
@@ -52,6 +61,14 @@ var PipeTLS *tls.Config
 func DialPipes(ctx context.Context, addr string, n int) ([]*Pipe, error) {
 	pipes := make([]*Pipe, n)
 	err := forEach(n, 16, func(i int) error {
+		if PipeTLS == nil && rawPipes {
+			fd, err := dialRaw(ctx, addr)
+			if err != nil {
+				return fmt.Errorf("pipe %d to %s: %w", i, addr, err)
+			}
+			pipes[i] = &Pipe{fd: fd, in: make([]byte, pipeReadBuffer), out: make([]byte, 0, pipeWriteBuffer)}
+			return nil
+		}
 		var dialer net.Dialer
 		conn, err := dialer.DialContext(ctx, "tcp", addr)
 		if err != nil {
@@ -65,7 +82,7 @@ func DialPipes(ctx context.Context, addr string, n int) ([]*Pipe, error) {
 			}
 			conn = secure
 		}
-		pipes[i] = &Pipe{conn: conn, in: make([]byte, pipeReadBuffer), out: make([]byte, 0, pipeWriteBuffer)}
+		pipes[i] = &Pipe{conn: conn, fd: -1, in: make([]byte, pipeReadBuffer), out: make([]byte, 0, pipeWriteBuffer)}
 		return nil
 	})
 	if err != nil {
@@ -76,7 +93,32 @@ func DialPipes(ctx context.Context, addr string, n int) ([]*Pipe, error) {
 }
 
 // Close closes the pipe's connection.
-func (p *Pipe) Close() error { return p.conn.Close() }
+func (p *Pipe) Close() error {
+	if p.conn != nil {
+		return p.conn.Close()
+	}
+	fd := p.fd
+	p.fd = -1 // the number may be reused at once
+	return closeRaw(fd)
+}
+
+// read takes what the kernel holds, up to len(buf): for a raw pipe 0 bytes
+// when it holds nothing yet.
+func (p *Pipe) read(buf []byte) (int, error) {
+	if p.conn != nil {
+		return p.conn.Read(buf)
+	}
+	return readRaw(p.fd, buf)
+}
+
+// write sends buf whole.
+func (p *Pipe) write(buf []byte) error {
+	if p.conn != nil {
+		_, err := p.conn.Write(buf)
+		return err
+	}
+	return writeRaw(p.fd, buf)
+}
 
 // ClosePipes closes every pipe.
 func ClosePipes(pipes []*Pipe) {
@@ -121,15 +163,19 @@ type pipeRun struct {
 	deadline time.Time
 	// opaqueAt is where the last answer's opaque digits started.
 	opaqueAt int
+	// filled is how much of p.in holds bytes not yet consumed.
+	filled int
+	// lastRead is when bytes last came, in nanoseconds since base (a raw
+	// pipe's loop fails a pipe that waits longer than requestTimeout).
+	lastRead int64
 }
 
-// runPipe keeps inFlight requests of set in flight on p until state says
-// stop, then waits for the answers still due, so the pipe can serve the
-// next phase. Answers arriving while measuring are recorded in ws.
-func runPipe(p *Pipe, inFlight int, set *RequestSet, rng *rand.Rand, state *atomic.Int32, ws *workerStats) {
+// newPipeRun sets a run of p up and sends its first inFlight requests;
+// nil when p is broken or the first write fails (counted in ws).
+func newPipeRun(p *Pipe, inFlight int, set *RequestSet, rng *rand.Rand, state *atomic.Int32, ws *workerStats) *pipeRun {
 	if p.broken != nil {
 		ws.errors["connection closed"]++
-		return
+		return nil
 	}
 	r := &pipeRun{p: p, set: set, rng: rng, state: state, ws: ws, slots: make([]pipeSlot, inFlight),
 		unsent: make([]int, 0, inFlight), base: time.Now()}
@@ -139,36 +185,58 @@ func runPipe(p *Pipe, inFlight int, set *RequestSet, rng *rand.Rand, state *atom
 	}
 	if err := r.flush(); err != nil {
 		r.fail(err)
+		return nil
+	}
+	return r
+}
+
+// done says the run has stopped and every answer due has come.
+func (r *pipeRun) done() bool { return r.busy == 0 }
+
+// runPipe keeps inFlight requests of set in flight on p from the calling
+// goroutine until state says stop, then waits for the answers still due,
+// so the pipe can serve the next phase. Answers arriving while measuring
+// are recorded in ws.
+func runPipe(p *Pipe, inFlight int, set *RequestSet, rng *rand.Rand, state *atomic.Int32, ws *workerStats) {
+	r := newPipeRun(p, inFlight, set, rng, state, ws)
+	if r == nil {
 		return
 	}
-	filled := 0
-	for r.busy > 0 {
+	for !r.done() {
 		if err := r.refreshDeadline(); err != nil {
 			r.fail(err)
 			return
 		}
-		n, err := p.conn.Read(p.in[filled:])
-		if err != nil {
-			r.fail(err)
-			return
-		}
-		filled += n
-		consumed, need, err := r.answers(p.in[:filled])
-		if err != nil {
-			r.fail(err)
-			return
-		}
-		filled = copy(p.in, p.in[consumed:filled])
-		if need > len(p.in) {
-			grown := make([]byte, need)
-			copy(grown, p.in[:filled])
-			p.in = grown
-		}
-		if err := r.flush(); err != nil {
+		if err := r.readable(); err != nil {
 			r.fail(err)
 			return
 		}
 	}
+}
+
+// readable reads what the kernel holds, handles every whole answer in it
+// and sends the batch of requests that replace them.
+func (r *pipeRun) readable() error {
+	p := r.p
+	n, err := p.read(p.in[r.filled:])
+	if err != nil {
+		return err
+	}
+	if n == 0 {
+		return nil
+	}
+	r.filled += n
+	consumed, need, err := r.answers(p.in[:r.filled])
+	if err != nil {
+		return err
+	}
+	r.filled = copy(p.in, p.in[consumed:r.filled])
+	if need > len(p.in) {
+		grown := make([]byte, need)
+		copy(grown, p.in[:r.filled])
+		p.in = grown
+	}
+	return r.flush()
 }
 
 // answers handles every complete answer frame at the start of buf and
@@ -176,6 +244,7 @@ func runPipe(p *Pipe, inFlight int, set *RequestSet, rng *rand.Rand, state *atom
 // that follows, if any (the read buffer must hold it whole).
 func (r *pipeRun) answers(buf []byte) (consumed, need int, err error) {
 	now := time.Since(r.base).Nanoseconds()
+	r.lastRead = now
 	measuring := r.state.Load() == stateMeasuring
 	stopping := r.state.Load() == stateStopped
 	at := 0
@@ -256,7 +325,7 @@ func (r *pipeRun) flush() error {
 		r.slots[i].sent = sent
 	}
 	r.unsent = r.unsent[:0]
-	_, err := r.p.conn.Write(r.p.out)
+	err := r.p.write(r.p.out)
 	r.p.out = r.p.out[:0]
 	if err != nil {
 		return fmt.Errorf("pipe write: %w", err)
@@ -276,11 +345,20 @@ func (r *pipeRun) refreshDeadline() error {
 	return nil
 }
 
+// failAll fails every run left in runs.
+func failAll(runs []*pipeRun, err error) {
+	for _, r := range runs {
+		if r != nil {
+			r.fail(err)
+		}
+	}
+}
+
 // fail breaks the pipe: the requests in flight are lost, counted as errors
 // of the failure's kind.
 func (r *pipeRun) fail(err error) {
 	r.p.broken = err
-	_ = r.p.conn.Close()
+	_ = r.p.Close()
 	kind := "transport"
 	if errors.Is(err, os.ErrDeadlineExceeded) {
 		kind = "timeout"

@@ -90,6 +90,8 @@ func Run(ctx context.Context, window Window, streams ...Stream) (Measurement, er
 	var wg sync.WaitGroup
 	stats := make([][]*workerStats, len(streams))
 	seed := uint64(time.Now().UnixNano())
+	// raw starts the runs of raw pipes, which share event loops.
+	var raw []func() *pipeRun
 	for s, stream := range streams {
 		if stream.conns() == 0 || stream.InFlight <= 0 {
 			return Measurement{}, fmt.Errorf("stream %s: %d connections x %d in flight: %w", stream.Op, stream.conns(), stream.InFlight, ErrEmptyStream)
@@ -98,6 +100,10 @@ func Run(ctx context.Context, window Window, streams ...Stream) (Measurement, er
 			rng := rand.New(rand.NewPCG(seed, uint64(s)<<32|uint64(c)))
 			ws := &workerStats{errors: map[string]uint64{}}
 			stats[s] = append(stats[s], ws)
+			if pipe.conn == nil && pipe.broken == nil {
+				raw = append(raw, func() *pipeRun { return newPipeRun(pipe, stream.InFlight, stream.Requests, rng, &state, ws) })
+				continue
+			}
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
@@ -117,6 +123,21 @@ func Run(ctx context.Context, window Window, streams ...Stream) (Measurement, er
 				}()
 			}
 		}
+	}
+	if len(raw) > 0 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			runs := make([]*pipeRun, 0, len(raw))
+			for _, start := range raw {
+				if r := start(); r != nil {
+					runs = append(runs, r)
+				}
+			}
+			if len(runs) > 0 {
+				runLoops(runs)
+			}
+		}()
 	}
 	m, err := measureWindow(ctx, window, &state)
 	close(stop)
