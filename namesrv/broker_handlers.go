@@ -3,11 +3,11 @@ package namesrv
 import (
 	"errors"
 	"fmt"
-	"hash/crc32"
 	"time"
 
 	"github.com/sirupsen/logrus"
 
+	"github.com/gonamesrv/gonamesrv/internal/crcfast"
 	"github.com/gonamesrv/gonamesrv/namesrv/kvconfig"
 	"github.com/gonamesrv/gonamesrv/namesrv/metrics"
 	"github.com/gonamesrv/gonamesrv/remoting"
@@ -159,7 +159,7 @@ func (s registrationSums) setKind(kind string) {
 func sumRegistrationBody(req *remoting.Command, compressed bool) registrationSums {
 	crc, known := req.BodyCRC32()
 	if !known {
-		crc = crc32.ChecksumIEEE(req.Body)
+		crc = crcfast.Checksum(req.Body)
 	}
 	if !maySkipBody(req.Version, compressed, req.Body) {
 		return registrationSums{RegisterBrokerBodySums: route.RegisterBrokerBodySums{CRC: crc}}

@@ -4,11 +4,12 @@ import (
 	"bytes"
 	"encoding/binary"
 	"fmt"
-	"hash/crc32"
 	"io"
 	"syscall"
 
 	"github.com/panjf2000/gnet/v2"
+
+	"github.com/gonamesrv/gonamesrv/internal/crcfast"
 )
 
 // largeFrameSize is the frame size from which the server reads a frame
@@ -68,7 +69,7 @@ func (b *bodySum) update(frame []byte, filled int) {
 		b.summed = b.start
 	}
 	if filled > b.summed {
-		b.crc = crc32.Update(b.crc, crc32.IEEETable, frame[b.summed:filled])
+		b.crc = crcfast.Update(b.crc, frame[b.summed:filled])
 		b.summed = filled
 	}
 }

@@ -2,8 +2,8 @@ package route
 
 import (
 	"fmt"
-	"hash/crc32"
 
+	"github.com/gonamesrv/gonamesrv/internal/crcfast"
 	"github.com/gonamesrv/gonamesrv/internal/crcjoin"
 )
 
@@ -98,7 +98,7 @@ type RegisterBrokerBodySums struct {
 // version is malformed) the CRC is still that of the whole body, and the
 // rest is zero.
 func SumRegisterBrokerBody(b []byte) (RegisterBrokerBodySums, error) {
-	return SumRegisterBrokerBodyWithCRC(b, crc32.ChecksumIEEE(b))
+	return SumRegisterBrokerBodyWithCRC(b, crcfast.Checksum(b))
 }
 
 // SumRegisterBrokerBodyWithCRC is SumRegisterBrokerBody for a body whose
@@ -116,8 +116,8 @@ func SumRegisterBrokerBodyWithCRC(b []byte, crc uint32) (RegisterBrokerBodySums,
 	if end == 0 {
 		return sums, nil
 	}
-	before := crc32.ChecksumIEEE(b[:start])
-	after := crcjoin.IEEESuffix(crc, crc32.Update(before, crc32.IEEETable, b[start:end]), len(b)-end)
+	before := crcfast.Checksum(b[:start])
+	after := crcjoin.IEEESuffix(crc, crcfast.Update(before, b[start:end]), len(b)-end)
 	sums.TableFingerprint = uint64(len(b)-(end-start))<<32 | uint64(crcjoin.IEEE(before, after, len(b)-end))
 	return sums, nil
 }

@@ -1,9 +1,9 @@
 package agent
 
 import (
-	"hash/crc32"
 	"strconv"
 
+	"github.com/gonamesrv/gonamesrv/internal/crcfast"
 	"github.com/gonamesrv/gonamesrv/remoting"
 	"github.com/gonamesrv/gonamesrv/route"
 )
@@ -39,7 +39,7 @@ func registerBrokerRequest(cfg *Config, body []byte, compressed bool) *remoting.
 	ext["haServerAddr"] = cfg.HAServerAddr
 	ext["enableActingMaster"] = strconv.FormatBool(cfg.EnableActingMaster)
 	ext["compressed"] = strconv.FormatBool(compressed)
-	ext["bodyCrc32"] = strconv.FormatInt(int64(crc32.ChecksumIEEE(body)&crcMask), 10)
+	ext["bodyCrc32"] = strconv.FormatInt(int64(crcfast.Checksum(body)&crcMask), 10)
 	if cfg.EnableActingMaster {
 		ext["heartbeatTimeoutMillis"] = strconv.FormatInt(cfg.HeartbeatTimeout.Milliseconds(), 10)
 	}

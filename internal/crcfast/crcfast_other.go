@@ -1,0 +1,7 @@
+//go:build !amd64
+
+package crcfast
+
+const haveFold = false
+
+func fold(crc uint32, _ []byte) uint32 { return crc }
