@@ -1,6 +1,7 @@
 package namesrv
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"time"
@@ -305,19 +306,13 @@ func (ns *NameServer) queryDataVersion(_ *remoting.Conn, req *remoting.Command) 
 	if err := remoting.DecodeHeader(req, &h); err != nil {
 		return systemError(req, err.Error())
 	}
-	var given *route.DataVersion
-	if len(req.Body) > 0 {
-		dv, err := route.DecodeDataVersion(req.Body)
-		if err != nil {
-			return systemError(req, "decode DataVersion: "+err.Error())
-		}
-		given = &dv
+	stored, changed, ok := ns.routes.QueryDataVersionJSON(h.ClusterName, h.BrokerAddr, req.Body, ns.clock.Now())
+	if !ok {
+		_, err := route.DecodeDataVersion(req.Body)
+		return systemError(req, fmt.Sprintf("decode DataVersion: %v", err))
 	}
-	changed, stored := ns.routes.QueryDataVersion(h.ClusterName, h.BrokerAddr, given, ns.clock.Now())
 	resp := withExt(success(req), &queryDataVersionResponseHeader{Changed: changed})
-	if stored != nil {
-		resp.Body = route.EncodeDataVersion(nil, *stored)
-	}
+	resp.Body = bytes.Clone(stored) // the stored encoding is shared
 	return resp
 }
 

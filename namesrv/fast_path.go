@@ -29,21 +29,9 @@ func (ns *NameServer) fastHeartbeat(cluster, addr string) bool {
 	return true
 }
 
-// fastDataVersion is queryDataVersion for the fast path: the same decode of
-// the broker's data version, the same refresh and comparison, the stored
-// version as the answer's body.
-func (ns *NameServer) fastDataVersion(cluster, addr string, body, dst []byte) ([]byte, bool, bool) {
-	var given *route.DataVersion
-	if len(body) > 0 {
-		dv, err := route.DecodeDataVersion(body)
-		if err != nil {
-			return dst, false, false // the normal path answers the error
-		}
-		given = &dv
-	}
-	changed, stored := ns.routes.QueryDataVersion(cluster, addr, given, ns.clock.Now())
-	if stored != nil {
-		dst = route.EncodeDataVersion(dst, *stored)
-	}
-	return dst, changed, true
+// fastDataVersion is queryDataVersion for the fast path: the same refresh
+// and comparison (the broker's version compared as bytes first), the
+// stored version as the answer's body.
+func (ns *NameServer) fastDataVersion(cluster, addr string, body []byte) ([]byte, bool, bool) {
+	return ns.routes.QueryDataVersionJSON(cluster, addr, body, ns.clock.Now())
 }

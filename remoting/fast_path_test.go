@@ -38,9 +38,9 @@ func fastServer(t *testing.T, fast bool, fastAnswers *atomic.Int32) *Server {
 				fastAnswers.Add(1)
 				return cluster == "c"
 			})
-			s.HandleFastDataVersion(func(_, _ string, body, dst []byte) ([]byte, bool, bool) {
+			s.HandleFastDataVersion(func(_, _ string, body []byte) ([]byte, bool, bool) {
 				fastAnswers.Add(1)
-				return append(dst, body...), len(body) == 0, true
+				return bytes.Clone(body), len(body) == 0, true
 			})
 		}
 	})

@@ -1,6 +1,7 @@
 package remoting
 
 import (
+	"encoding/binary"
 	"fmt"
 	"unicode/utf8"
 
@@ -361,6 +362,7 @@ func (s *jsonScanner) readStringBytes() ([]byte, error) {
 		return nil, jsonSyntaxError("expected a string")
 	}
 	start := s.pos
+	s.pos += plainStringBytes(s.data[s.pos:])
 	for s.pos < len(s.data) {
 		switch c := s.data[s.pos]; {
 		case c == '"':
@@ -376,6 +378,40 @@ func (s *jsonScanner) readStringBytes() ([]byte, error) {
 		}
 	}
 	return nil, jsonSyntaxError("unterminated string")
+}
+
+// Masks for plainStringBytes: a byte's high bit in each of eight lanes, the
+// low bit, and the bytes it looks for.
+const (
+	laneHigh  = 0x8080808080808080
+	laneLow   = 0x0101010101010101
+	laneQuote = '"' * laneLow
+	laneSlash = '\\' * laneLow
+	laneSpace = 0x20 * laneLow
+)
+
+// plainStringBytes is how many leading bytes of b need no attention inside
+// a JSON string (no quote, backslash or control character), found eight at
+// a time; it stops at the first word holding one, where the byte loop takes
+// over. Header strings (names, addresses, topics) are 10-40 bytes, which a
+// byte loop with three comparisons per byte took 8% of the NameServer's CPU
+// per heartbeat to read.
+func plainStringBytes(b []byte) int {
+	n := 0
+	for len(b)-n >= 8 {
+		w := binary.LittleEndian.Uint64(b[n:])
+		// A lane is flagged when it is zero after the XOR (the byte was a
+		// quote or a backslash) or below 0x20; the classic "has a zero byte"
+		// test, exact enough here because only a word with no flag at all is
+		// skipped: a false flag only hands the word to the byte loop.
+		q, bs := w^laneQuote, w^laneSlash
+		flags := (q-laneLow)&^q | (bs-laneLow)&^bs | (w-laneSpace)&^w
+		if flags&laneHigh != 0 {
+			break
+		}
+		n += 8
+	}
+	return n
 }
 
 // readEscapedString continues readStringBytes once an escape was seen,

@@ -3,6 +3,7 @@ package remoting
 import (
 	"encoding/json"
 	"errors"
+	"math/rand/v2"
 	"strings"
 	"testing"
 )
@@ -109,4 +110,24 @@ func FuzzDecodeJSONHeader(f *testing.F) {
 			t.Fatalf("round trip changed the command\nfirst  %+v\nsecond %+v", *first, *second)
 		}
 	})
+}
+
+func TestPlainStringBytesStopsAtTheWordOfTheFirstSpecialByte(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	alphabet := []byte("abcXYZ09:._-\x7f\xc3\xa9\xff\x80 ~")
+	specials := []byte{'"', '\\', 0x00, 0x1f, '\n'}
+	for range 20000 {
+		b := make([]byte, rng.IntN(40))
+		for i := range b {
+			b[i] = alphabet[rng.IntN(len(alphabet))]
+		}
+		first := len(b)
+		if len(b) > 0 && rng.IntN(2) == 0 {
+			first = rng.IntN(len(b))
+			b[first] = specials[rng.IntN(len(specials))]
+		}
+		if got, want := plainStringBytes(b), first&^7; got != want {
+			t.Fatalf("%q: %d, want %d", b, got, want)
+		}
+	}
 }

@@ -105,11 +105,13 @@ func (h *eventHandler) OnTraffic(gnetConn gnet.Conn) gnet.Action {
 	}
 	out := conn.outBuffer[:0]
 	action := gnet.None
+	var clock int64 // see fastFrame
 	for !s.outputBlocked(conn, gnetConn, len(out)) {
-		if answered, ok := s.fastFrame(conn, gnetConn, out); ok {
+		if answered, ok := s.fastFrame(conn, gnetConn, out, &clock); ok {
 			out = answered
 			continue
 		}
+		clock = 0
 		request, err := s.nextFrame(conn, gnetConn)
 		if err != nil {
 			s.logBadInput(conn, err)

@@ -1,6 +1,9 @@
 package route
 
-import "time"
+import (
+	"bytes"
+	"time"
+)
 
 // Heartbeat refreshes the live entry of (cluster, addr), BROKER_HEARTBEAT
 // (protocol.md 2.21). It takes no lock and allocates nothing; an unknown
@@ -26,6 +29,31 @@ func (m *Manager) QueryDataVersion(cluster, addr string, dv *DataVersion, now ti
 	}
 	entry.lastUpdateMillis.Store(now.UnixMilli())
 	return dv == nil || *dv != entry.dataVersion, &entry.dataVersion
+}
+
+// QueryDataVersionJSON is QueryDataVersion for a version given as its JSON
+// body; stored is the stored version's JSON (nil when the broker is
+// unknown), shared and never to be modified. A body byte for byte equal to
+// that encoding is that version, with nothing decoded: what a broker sends
+// while nothing changed. Any other body is decoded and compared; ok is
+// false, and nothing refreshed, when it does not decode.
+func (m *Manager) QueryDataVersionJSON(cluster, addr string, body []byte, now time.Time) (stored []byte, changed, ok bool) {
+	entry, known := m.current.Load().live.get(brokerAddrInfo{cluster: cluster, addr: addr})
+	changed = true
+	if len(body) > 0 && !(known && bytes.Equal(body, entry.dataVersionJSON)) {
+		dv, err := DecodeDataVersion(body)
+		if err != nil {
+			return nil, false, false
+		}
+		changed = !known || dv != entry.dataVersion
+	} else if len(body) > 0 {
+		changed = false
+	}
+	if !known {
+		return nil, true, true
+	}
+	entry.lastUpdateMillis.Store(now.UnixMilli())
+	return entry.dataVersionJSON, changed, true
 }
 
 // Generation returns the registration generation of the live entry of

@@ -278,6 +278,7 @@ func (m *Manager) refreshLive(t *txn, r *registration, prev *liveBroker, applied
 			key:              r.key,
 			timeoutMillis:    timeout,
 			dataVersion:      r.dv,
+			dataVersionJSON:  EncodeDataVersion(nil, r.dv),
 			conn:             req.Conn,
 			haServerAddr:     req.HAServerAddr,
 			brokerName:       req.BrokerName,

@@ -26,11 +26,15 @@ type liveBroker struct {
 	lastUpdateMillis atomic.Int64 // heartbeats store here without the writer lock
 	timeoutMillis    int64
 	dataVersion      DataVersion
-	conn             ConnID
-	haServerAddr     string
-	brokerName       string // name it registered under, to find its group when it goes
-	generation       uint64 // fence for stale unregister requests (apache/rocketmq#11043)
-	bodyFingerprint  uint64 // RegisterBrokerRequest.BodyFingerprint of its last registration
+	// dataVersionJSON is dataVersion as EncodeDataVersion writes it: the
+	// body of every QUERY_DATA_VERSION answer, and what a broker whose
+	// version is current sends (queryDataVersionJSON compares the bytes).
+	dataVersionJSON []byte
+	conn            ConnID
+	haServerAddr    string
+	brokerName      string // name it registered under, to find its group when it goes
+	generation      uint64 // fence for stale unregister requests (apache/rocketmq#11043)
+	bodyFingerprint uint64 // RegisterBrokerRequest.BodyFingerprint of its last registration
 	// tableFingerprint is the RegisterBrokerRequest.TableFingerprint of the
 	// last body whose filter-server list was applied (0: unknown), so a
 	// registration skipping its body can tell that list is the same.
