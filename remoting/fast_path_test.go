@@ -152,3 +152,38 @@ func TestFastHeaderScanTakesOnlyPlainRouteQueriesAndHeartbeats(t *testing.T) {
 		}
 	}
 }
+
+// The fast scan takes a header only when the full decoder reads the same
+// code, opaque, flag, version and ext fields from it.
+func FuzzFastHeaderAgreesWithTheDecoder(f *testing.F) {
+	for _, seed := range []string{
+		`{"code":105,"extFields":{"topic":"T"},"flag":0,"language":"JAVA","opaque":5,"serializeTypeCurrentRPC":"JSON","version":479}`,
+		`{"code":904,"extFields":{"brokerName":"b","clusterName":"c","brokerAddr":"a"},"flag":0,"language":"JAVA","opaque":-3,"serializeTypeCurrentRPC":"JSON","version":479}`,
+		`{"code":322,"language":"GO","version":317,"opaque":9,"flag":0,"extFields":{"brokerId":"0","brokerAddr":"a","brokerName":"b","clusterName":"c"}}`,
+		` { "opaque" : 5 , "code" : 105 , "extFields" : { "topic" : "T\u0041" } } `,
+		`{"code":105,"code":106,"extFields":{"topic":"T"},"opaque":5}`,
+	} {
+		f.Add([]byte(seed))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		h, ok := scanFastHeader(data)
+		if !ok {
+			return
+		}
+		var cmd Command
+		if err := decodeJSONHeader(data, &cmd); err != nil {
+			t.Fatalf("fast scan took %s, the decoder refuses it: %v", data, err)
+		}
+		if cmd.Code != h.code || cmd.Opaque != h.opaque || cmd.Flag != h.flag || cmd.Version != h.version {
+			t.Fatalf("%s: fast %+v, decoded code %d opaque %d flag %d version %d", data, h, cmd.Code, cmd.Opaque, cmd.Flag, cmd.Version)
+		}
+		if len(cmd.ExtFields) != h.ext.n {
+			t.Fatalf("%s: fast %d ext fields, decoded %v", data, h.ext.n, cmd.ExtFields)
+		}
+		for i := range h.ext.n {
+			if v, found := cmd.ExtFields[string(h.ext.keys[i])]; !found || v != string(h.ext.value[i]) {
+				t.Fatalf("%s: ext %q=%q, decoded %v", data, h.ext.keys[i], h.ext.value[i], cmd.ExtFields)
+			}
+		}
+	})
+}
