@@ -1,6 +1,9 @@
 package route
 
-import "slices"
+import (
+	"slices"
+	"unique"
+)
 
 // Every change to topicQueueTable goes through the three txn methods below,
 // which keep Manager.brokerTopics and Manager.queueDataEpoch in step with it.
@@ -86,7 +89,7 @@ func (t *txn) setTopic(topic string, entry *topicEntry) {
 		t.freshTopics = map[*topicEntry]struct{}{}
 	}
 	t.freshTopics[entry] = struct{}{}
-	t.topics.set(topic, entry)
+	t.topics.set(unique.Make(topic).Value(), entry) // the name the broker indexes hold
 }
 
 // isFresh says whether entry was created by this transaction.
@@ -104,7 +107,10 @@ func (m *Manager) indexBrokerTopic(brokerName, topic string, present bool) {
 			topics = map[string]struct{}{}
 			m.brokerTopics[brokerName] = topics
 		}
-		topics[topic] = struct{}{}
+		// One copy of the name for every broker's index: each broker's
+		// registration decodes its own, and at 100,000 topics on 1,000
+		// brokers (1,000,000 entries) those copies were ~16 MiB of heap.
+		topics[unique.Make(topic).Value()] = struct{}{}
 	} else {
 		delete(topics, topic)
 		if len(topics) == 0 {
