@@ -1,6 +1,11 @@
 package route
 
-import "testing"
+import (
+	"fmt"
+	"strings"
+	"testing"
+	"unsafe"
+)
 
 func TestTopicIndexFollowsEveryChange(t *testing.T) {
 	m := NewManager(Config{})
@@ -16,5 +21,27 @@ func TestTopicIndexFollowsEveryChange(t *testing.T) {
 	}
 	if got := m.AllTopicList().TopicList; len(got) != 1 || got[0] != "baseTopic" {
 		t.Fatalf("topics = %v", got)
+	}
+}
+
+func TestBrokerIndexesShareOneCopyOfEachTopicName(t *testing.T) {
+	m := NewManager(Config{})
+	for i, name := range []string{"broker-a", "broker-b"} {
+		// each registration brings its own copy of the name, as a decoded body does
+		topic := strings.Clone("SharedTopic")
+		b := defaultMaster()
+		b.name, b.addr, b.conn = name, fmt.Sprintf("10.0.0.%d:10911", i+1), ConnID(i+1)
+		registerNormal(t, m, b, topic)
+	}
+	var data []*byte
+	for _, name := range []string{"broker-a", "broker-b"} {
+		for topic := range m.brokerTopics[name] {
+			if topic == "SharedTopic" {
+				data = append(data, unsafe.StringData(topic))
+			}
+		}
+	}
+	if len(data) != 2 || data[0] != data[1] {
+		t.Fatalf("the two brokers' indexes must hold one copy of the name: %v", data)
 	}
 }
