@@ -153,17 +153,24 @@ func (c *Conn) frameStalledSince(cutoff time.Time) bool {
 }
 
 // asyncWrite queues frame for writing from any goroutine; done runs exactly
-// once, after the write or its failure.
-func (c *Conn) asyncWrite(frame []byte, done func()) error {
+// once, after the write or its failure. More buffers after frame go out
+// behind it in the same write (a header and the shared body it frames).
+func (c *Conn) asyncWrite(frame []byte, done func(), more ...[]byte) error {
 	if c.closed.Load() {
 		done()
 		return fmt.Errorf("write to %s: %w", c, ErrConnectionClosed)
 	}
 	c.touch(time.Now())
-	err := c.gnetConn.AsyncWrite(frame, func(gnet.Conn, error) error {
+	written := func(gnet.Conn, error) error {
 		done()
 		return nil
-	})
+	}
+	var err error
+	if len(more) == 0 {
+		err = c.gnetConn.AsyncWrite(frame, written)
+	} else {
+		err = c.gnetConn.AsyncWritev(append([][]byte{frame}, more...), written)
+	}
 	if err != nil {
 		done()
 		return fmt.Errorf("write to %s: %w", c, err)

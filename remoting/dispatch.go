@@ -1,6 +1,7 @@
 package remoting
 
 import (
+	"encoding/binary"
 	"fmt"
 	"runtime/debug"
 	"time"
@@ -103,16 +104,50 @@ func (s *Server) runSlowJob(job slowJob) {
 	started := monotonicNanos()
 	response := s.runHandler(job.handler, job.conn, job.request)
 	s.memory.releaseRequest(job.request)
-	frame := s.appendResponse(nil, job.conn, job.request, response)
-	s.answered(job.request, response, started, len(frame))
+	frame, body := s.appendResponseHeader(job.conn, job.request, response)
+	s.answered(job.request, response, started, len(frame)+len(body))
 	if len(frame) == 0 {
 		job.pool.finish()
 		return
 	}
-	if err := job.conn.asyncWrite(frame, job.pool.finish); err != nil {
+	var err error
+	if body != nil {
+		err = job.conn.asyncWrite(frame, job.pool.finish, body)
+	} else {
+		err = job.conn.asyncWrite(frame, job.pool.finish)
+	}
+	if err != nil {
 		s.log.WithFields(logrus.Fields{"conn": job.conn.id, "remote": job.conn.remoteAddr}).WithError(err).
 			Debug("slow answer not written")
 	}
+}
+
+// sharedBodyWrite is the body size from which a worker's answer is sent as
+// its header and its body, unjoined, in one write: the cached list answers
+// (3.9 MB of GET_ALL_TOPIC_LIST_FROM_NAMESERVER at 100,000 topics) were
+// copied into a new frame for every request, and at a few hundred lists a
+// second that garbage set the server's peak memory.
+const sharedBodyWrite = 64 << 10
+
+// appendResponseHeader is appendResponse for a worker's answer: for a body
+// of sharedBodyWrite bytes or more that is not lent, the frame holds the
+// header only (its length counts the body) and body is returned to be
+// written behind it; otherwise body is nil and the frame is whole.
+func (s *Server) appendResponseHeader(conn *Conn, request, response *Command) (frame, body []byte) {
+	if response == nil || response.lentBody != nil || len(response.Body) < sharedBodyWrite || request.IsOneway() {
+		return s.appendResponse(nil, conn, request, response), nil
+	}
+	body, response.Body = response.Body, nil
+	frame = s.appendResponse(nil, conn, request, response)
+	response.Body = body
+	if len(frame) < frameLengthSize+headerWordSize || len(frame)+len(body) > s.cfg.MaxFrameSize ||
+		binary.BigEndian.Uint32(frame[frameLengthSize:])&maxHeaderLength != uint32(len(frame)-frameLengthSize-headerWordSize) {
+		// past the frame limit (the whole frame is refused there), or
+		// answered otherwise: the whole frame, as always
+		return s.appendResponse(nil, conn, request, response), nil
+	}
+	binary.BigEndian.PutUint32(frame, uint32(len(frame)-frameLengthSize+len(body)))
+	return frame, body
 }
 
 // runHandler calls h, turning a panic into a SYSTEM_ERROR answer.

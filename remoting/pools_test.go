@@ -1,6 +1,10 @@
 package remoting
 
-import "testing"
+import (
+	"bytes"
+	"encoding/binary"
+	"testing"
+)
 
 // TestNamedPoolsDoNotWaitForEachOther: with the default pool's one worker
 // held and its one queue slot taken, a third registration is answered
@@ -37,4 +41,53 @@ func TestNamedPoolsDoNotWaitForEachOther(t *testing.T) {
 	close(gate)
 	expectAnswer(t, brokers, 1, SUCCESS, "1")
 	expectAnswer(t, brokers, 2, SUCCESS, "2")
+}
+
+// A worker's answer with a large shared body goes out as its header and the
+// body unjoined: the bytes on the wire are the whole frame all the same, and
+// the handler's body is neither copied into a frame of its own nor changed.
+func TestLargeWorkerAnswerIsTheWholeFrame(t *testing.T) {
+	shared := bytes.Repeat([]byte("0123456789abcdef"), (sharedBodyWrite+100)/16)
+	before := bytes.Clone(shared)
+	server := startServer(t, ServerConfig{SlowWorkers: 1, SlowQueue: 4}, func(s *Server) {
+		s.Handle(GET_ALL_TOPIC_LIST_FROM_NAMESERVER, func(_ *Conn, req *Command) *Command {
+			resp := NewResponse(req, SUCCESS, "")
+			resp.Body = shared
+			return resp
+		}, Slow())
+	})
+	peer := dialRaw(t, server)
+	for opaque := int32(1); opaque <= 3; opaque++ {
+		req := NewRequest(GET_ALL_TOPIC_LIST_FROM_NAMESERVER, nil, nil)
+		req.Opaque = opaque
+		peer.send(req)
+		want := NewResponse(req, SUCCESS, "")
+		want.MarkResponse()
+		want.Opaque, want.SerializeType, want.Body = opaque, req.SerializeType, shared
+		if got := peer.readFrameBytes(); !bytes.Equal(got, mustEncode(t, want)) {
+			t.Fatalf("answer %d: %d bytes, not the frame of %d bytes", opaque, len(got), len(mustEncode(t, want)))
+		}
+	}
+	if !bytes.Equal(shared, before) {
+		t.Fatal("the shared body changed")
+	}
+}
+
+func TestAppendResponseHeaderLeavesALargeBodyOut(t *testing.T) {
+	server := startServer(t, ServerConfig{}, func(*Server) {})
+	shared := make([]byte, sharedBodyWrite)
+	req := NewRequest(GET_ALL_TOPIC_LIST_FROM_NAMESERVER, nil, nil)
+	resp := NewResponse(req, SUCCESS, "")
+	resp.Body = shared
+	frame, body := server.appendResponseHeader(&Conn{}, req, resp)
+	if len(body) != len(shared) || &body[0] != &shared[0] || len(frame) > 512 {
+		t.Fatalf("frame of %d bytes and a body of %d: the body must be left out, not copied", len(frame), len(body))
+	}
+	if got := int(binary.BigEndian.Uint32(frame)); got != len(frame)-4+len(shared) {
+		t.Fatalf("length field %d, want %d", got, len(frame)-4+len(shared))
+	}
+	resp.Body = shared[:sharedBodyWrite-1] // below the size: one frame, as always
+	if frame, body := server.appendResponseHeader(&Conn{}, req, resp); body != nil || len(frame) < sharedBodyWrite {
+		t.Fatalf("a small body must be framed whole: %d + %d bytes", len(frame), len(body))
+	}
 }
