@@ -89,7 +89,7 @@ type Manager struct {
 	expiry expiryWheel
 	// pendingLogs are the lines of the current writer, written by unlock.
 	pendingLogs []pendingLog
-	// listsClock numbers snapshot.listsVersion.
+	// listsClock numbers snapshot.listsVersion and snapshot.routesVersion.
 	listsClock uint64
 
 	// lists caches encoded list answers (lists_cache.go); it has its own lock.
@@ -126,6 +126,7 @@ func (m *Manager) SetConfig(cfg Config) {
 	defer m.unlock()
 	t := m.begin()
 	t.edit().cfg = normalizeConfig(cfg)
+	t.routes = true
 	t.commit()
 }
 

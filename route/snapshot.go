@@ -24,6 +24,12 @@ type snapshot struct {
 	// listsVersion changes with every commit that changes topics, groups
 	// or clusters: the cached list answers of lists_cache.go are keyed by it.
 	listsVersion uint64
+	// routesVersion changes with every commit that changes what the
+	// brokerDatas of a route read besides its topic's entry (the groups and
+	// the settings; also the static-topic mappings and filter servers, which
+	// RouteJSON reads apart): the brokerDatas each entry caches for
+	// RouteJSON are keyed by it. A topic's own changes make a new entry.
+	routesVersion uint64
 }
 
 func newSnapshot(cfg Config) *snapshot {
@@ -47,6 +53,7 @@ type txn struct {
 	live     cowEditor[brokerAddrInfo, *liveBroker]
 	clusters bool // next.clusters is a private copy
 	mappings bool // next.mappings is a private copy
+	routes   bool // filter servers or settings changed (see routesVersion)
 	// freshTopics and freshNames hold what this transaction created and no
 	// reader has seen yet, so later changes in the same transaction edit
 	// them in place: removing 1,000 brokers from a topic they all serve
@@ -85,6 +92,9 @@ func (t *txn) commit() {
 	if t.next != nil {
 		if t.changesLists() {
 			t.next.listsVersion = t.m.nextListsVersion()
+		}
+		if t.routes || t.mappings || t.groups.touched() {
+			t.next.routesVersion = t.m.nextListsVersion() // one clock numbers both
 		}
 		t.m.current.Store(t.next)
 	}
@@ -170,6 +180,7 @@ func (t *txn) setFilterServers(key brokerAddrInfo, servers []string) {
 		copied[key] = append([]string(nil), servers...)
 	}
 	t.edit().filters = &filterTable{servers: copied}
+	t.routes = true
 }
 
 // setMapping stores the static-topic mapping of (topic, info.Bname).

@@ -1,6 +1,9 @@
 package route
 
-import "slices"
+import (
+	"slices"
+	"unique"
+)
 
 // RouteQuery says how a route answer is encoded.
 type RouteQuery struct {
@@ -30,8 +33,17 @@ func (m *Manager) RouteJSON(dst []byte, topic string, q RouteQuery) ([]byte, boo
 		return s.encodeRoute(dst, topic, q) // filter servers: per-route table
 	}
 	start := len(dst)
+	queueDatas := entry.encodedQueueDatas(q.Standard)
+	cached := &entry.brokers[encodingIndex(q.Standard)]
+	if c := cached.Load(); c != nil && c.routesVersion == s.routesVersion {
+		// The groups, mappings, filters and settings are those the cache
+		// was built under: the brokers part is what the loop below writes,
+		// without a lookup per queue data.
+		dst = slices.Grow(dst, len(c.json)+len(queueDatas)+len(q.OrderTopicConf)+64)
+		return s.finishRouteJSON(append(dst, c.json...), topic, q, queueDatas), true
+	}
 	// One allocation for the whole answer: a group's BrokerData is at most twice as long as its QueueData.
-	dst = slices.Grow(dst, 3*len(entry.encodedQueueDatas(q.Standard))+len(q.OrderTopicConf)+64)
+	dst = slices.Grow(dst, 3*len(queueDatas)+len(q.OrderTopicConf)+64)
 	dst = append(dst, `{"brokerDatas":[`...)
 	found := false
 	for i := range entry.queueDatas {
@@ -52,14 +64,22 @@ func (m *Manager) RouteJSON(dst []byte, topic string, q RouteQuery) ([]byte, boo
 		return dst[:start], false
 	}
 	dst = append(dst, `],"filterServerTable":{}`...)
+	cached.Store(&brokerDatasJSON{routesVersion: s.routesVersion, json: unique.Make(string(dst[start:])).Value()})
+	return s.finishRouteJSON(dst, topic, q, queueDatas), true
+}
+
+// finishRouteJSON writes what follows the brokerDatas and the filter
+// servers in a route: the order config, the queue datas and the topic's
+// static mapping.
+func (s *snapshot) finishRouteJSON(dst []byte, topic string, q RouteQuery, queueDatas string) []byte {
 	if q.OrderTopicConf != "" {
 		dst = appendJSONString(append(dst, `,"orderTopicConf":`...), q.OrderTopicConf, q.Standard)
 	}
-	dst = append(append(dst, `,"queueDatas":`...), entry.encodedQueueDatas(q.Standard)...)
+	dst = append(append(dst, `,"queueDatas":`...), queueDatas...)
 	if mapping := s.mappings[topic]; mapping != nil {
 		dst = append(append(dst, `,"topicQueueMappingByBroker":`...), mapping.encodedJSON(q.Standard)...)
 	}
-	return append(dst, '}'), true
+	return append(dst, '}')
 }
 
 // encodeRoute is the general path of RouteJSON: build (or reuse) the route

@@ -74,6 +74,8 @@ func TestRouteJSONEqualsEncodedPickup(t *testing.T) {
 
 func (b brokerInfo) withAddr(addr string) brokerInfo { b.addr = addr; return b }
 
+func (b brokerInfo) withConn(conn ConnID) brokerInfo { b.conn = conn; return b }
+
 func TestRouteJSONMissingTopic(t *testing.T) {
 	m := NewManager(Config{})
 	if got, ok := m.RouteJSON([]byte("x"), "none", RouteQuery{}); ok || string(got) != "x" {
@@ -106,5 +108,55 @@ func TestRouteJSONAllocatesNothingWhenCached(t *testing.T) {
 	allocs := testing.AllocsPerRun(100, func() { m.RouteJSON(buf[:0], "T", RouteQuery{Standard: true}) })
 	if allocs != 0 {
 		t.Fatalf("cached route query allocates %v times", allocs)
+	}
+}
+
+// RouteJSON's cached brokers part follows every change a route reads besides
+// its topic's entry: after each change the answer equals the pickup's.
+func TestRouteJSONCacheFollowsWhatTheRouteReads(t *testing.T) {
+	static := TopicQueueMappingInfo{Topic: "T", Scope: DefaultMappingScope, Bname: "Default_Broker", TotalQueues: 2,
+		Epoch: 1, CurrIDMap: map[int32]int32{0: 0, 1: 1}}
+	changes := []struct {
+		name   string
+		change func(t *testing.T, m *Manager)
+	}{
+		{"a slave joins the group", func(t *testing.T, m *Manager) { registerNormal(t, m, defaultSlave(), "T") }},
+		{"the master moves", func(t *testing.T, m *Manager) {
+			m.UnregisterBrokers([]UnregisterRequest{{ClusterName: defaultMaster().cluster, BrokerAddr: defaultMaster().addr,
+				BrokerName: defaultMaster().name, Generation: UnfencedGeneration}})
+			registerNormal(t, m, defaultMaster().withAddr("10.0.0.7:10911").withConn(9), "T")
+		}},
+		{"a static mapping arrives", func(t *testing.T, m *Manager) {
+			req := defaultMaster().request(withBaseTopic(16, "T")...)
+			req.Body.TopicConfigSerializeWrapper.TopicQueueMappingInfoMap = map[string]TopicQueueMappingInfo{"T": static}
+			req.Body.TopicConfigSerializeWrapper.DataVersion.Counter++
+			mustRegister(t, m, req)
+		}},
+		{"filter servers arrive", func(t *testing.T, m *Manager) {
+			req := defaultMaster().request(withBaseTopic(16, "T")...)
+			req.Body.FilterServerList = []string{"10.0.0.9:30000"}
+			mustRegister(t, m, req)
+		}},
+		{"acting master turned on", func(_ *testing.T, m *Manager) {
+			m.SetConfig(Config{SupportActingMaster: true}) // group Other has no master: its slave acts
+		}},
+	}
+	for _, c := range changes {
+		t.Run(c.name, func(t *testing.T) {
+			m := NewManager(Config{})
+			registerNormal(t, m, defaultMaster(), "T")
+			registerNormal(t, m, defaultSlave().withName("Other").withAddr("10.0.0.8:10911").withConn(8), "T")
+			for _, standard := range []bool{false, true} {
+				m.RouteJSON(nil, "T", RouteQuery{Standard: standard}) // the cache is filled
+			}
+			c.change(t, m)
+			route := mustRoute(t, m, "T")
+			for _, standard := range []bool{false, true} {
+				want := EncodeTopicRouteData(nil, route, standard)
+				if got, ok := m.RouteJSON(nil, "T", RouteQuery{Standard: standard}); !ok || !bytes.Equal(got, want) {
+					t.Fatalf("standard=%v:\n got %s\nwant %s", standard, got, want)
+				}
+			}
+		})
 	}
 }

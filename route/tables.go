@@ -125,6 +125,15 @@ type topicEntry struct {
 	queueDatas []QueueData
 	encoded    [2]atomic.Pointer[unique.Handle[string]] // the queueDatas array JSON, by encodingIndex, interned
 	route      atomic.Pointer[routeSnapshot]            // last route built from this entry
+	brokers    [2]atomic.Pointer[brokerDatasJSON]       // RouteJSON's brokerDatas, by encodingIndex
+}
+
+// brokerDatasJSON is the brokerDatas array of a route as RouteJSON writes
+// it, for the snapshots of one routesVersion. Interned: the topics of a
+// cluster are served by the same brokers.
+type brokerDatasJSON struct {
+	routesVersion uint64
+	json          string
 }
 
 // queueDataIndex finds the queue data of brokerName.
