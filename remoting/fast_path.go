@@ -13,6 +13,8 @@ import (
 // FastRouteQuery is what the route fast path found in a GET_ROUTEINFO_BY_TOPIC
 // request's header.
 type FastRouteQuery struct {
+	// Topic aliases the request's bytes: valid during the handler's call
+	// only (a lookup key, never kept), as for FastHeartbeatHandler.
 	Topic                  string
 	Version                int32
 	AcceptStandardJSONOnly bool
@@ -293,7 +295,7 @@ func (h *fastHeader) routeQuery() (FastRouteQuery, bool) {
 	if h.code != GET_ROUTEINFO_BY_TOPIC || !ok || len(topic) == 0 || !h.ext.only("topic", "acceptStandardJsonOnly") {
 		return q, false
 	}
-	q.Topic = string(topic)
+	q.Topic = aliasString(topic)
 	if accept, given := h.ext.get("acceptStandardJsonOnly"); given {
 		switch string(accept) {
 		case "true":
