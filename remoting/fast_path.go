@@ -403,7 +403,7 @@ func (s *jsonScanner) readFastExtFields(f *fastExtFields) bool {
 		if err != nil {
 			return false
 		}
-		if _, repeated := f.get(string(key)); repeated {
+		if _, repeated := f.get(aliasString(key)); repeated {
 			return false // the decoder keeps the last value: leave it to the normal path
 		}
 		f.keys[f.n], f.value[f.n] = key, value

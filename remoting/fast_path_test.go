@@ -187,3 +187,19 @@ func FuzzFastHeaderAgreesWithTheDecoder(f *testing.F) {
 		}
 	})
 }
+
+func BenchmarkScanFastHeader(b *testing.B) {
+	for name, header := range map[string]string{
+		"heartbeat": `{"code":904,"extFields":{"brokerAddr":"127.0.0.1:10911","brokerName":"broker-a","clusterName":"DefaultCluster"},"flag":0,"language":"JAVA","opaque":123456,"serializeTypeCurrentRPC":"JSON","version":479}`,
+		"route":     `{"code":105,"extFields":{"topic":"TopicTest-0001"},"flag":0,"language":"JAVA","opaque":123456,"serializeTypeCurrentRPC":"JSON","version":479}`,
+	} {
+		data := []byte(header)
+		b.Run(name, func(b *testing.B) {
+			for b.Loop() {
+				if _, ok := scanFastHeader(data); !ok {
+					b.Fatal("not taken")
+				}
+			}
+		})
+	}
+}

@@ -112,7 +112,7 @@ func FuzzDecodeJSONHeader(f *testing.F) {
 	})
 }
 
-func TestPlainStringBytesStopsAtTheWordOfTheFirstSpecialByte(t *testing.T) {
+func TestPlainStringBytesStopsAtTheFirstSpecialByte(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 4))
 	alphabet := []byte("abcXYZ09:._-\x7f\xc3\xa9\xff\x80 ~")
 	specials := []byte{'"', '\\', 0x00, 0x1f, '\n'}
@@ -126,8 +126,24 @@ func TestPlainStringBytesStopsAtTheWordOfTheFirstSpecialByte(t *testing.T) {
 			first = rng.IntN(len(b))
 			b[first] = specials[rng.IntN(len(specials))]
 		}
-		if got, want := plainStringBytes(b), first&^7; got != want {
+		if got, want := plainStringBytes(b), min(first, len(b)&^7); got != want {
 			t.Fatalf("%q: %d, want %d", b, got, want)
+		}
+	}
+}
+
+func TestPlainInt32ReadsWhatTheGeneralPathReads(t *testing.T) {
+	for _, text := range []string{"0", "7,", "-42}", "2147483647", "-2147483648", "2147483648", "-2147483649",
+		"12345678901", "1.5", "1e3", "007", "-", "", "x", "null", `"12"`, "99999999999999999999"} {
+		fast := &jsonScanner{data: []byte(text)}
+		v, ok := fast.plainInt32()
+		general := &jsonScanner{data: []byte(text)}
+		want, err := general.readAnyInt32()
+		switch {
+		case ok && (err != nil || v != want || fast.pos != general.pos):
+			t.Errorf("%q: plain %d at %d, general %d at %d (%v)", text, v, fast.pos, want, general.pos, err)
+		case !ok && fast.pos != 0:
+			t.Errorf("%q: a refusal must leave the position", text)
 		}
 	}
 }
