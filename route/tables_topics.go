@@ -1,9 +1,6 @@
 package route
 
-import (
-	"slices"
-	"unique"
-)
+import "slices"
 
 // Every change to topicQueueTable goes through the three txn methods below,
 // which keep Manager.brokerTopics and Manager.queueDataEpoch in step with it.
@@ -12,6 +9,9 @@ import (
 // whether anything changed (an equal queue data is left alone, as Java does).
 func (t *txn) putQueueData(topic string, qd QueueData) bool {
 	entry, _ := t.view().topics.get(topic)
+	if entry != nil {
+		topic = entry.name // the one copy of the name (see topicEntry.name)
+	}
 	old, had := entry.queueData(qd.BrokerName)
 	if had && old == qd {
 		return false
@@ -89,7 +89,11 @@ func (t *txn) setTopic(topic string, entry *topicEntry) {
 		t.freshTopics = map[*topicEntry]struct{}{}
 	}
 	t.freshTopics[entry] = struct{}{}
-	t.topics.set(unique.Make(topic).Value(), entry) // the name the broker indexes hold
+	if prev, ok := t.view().topics.get(topic); ok {
+		topic = prev.name
+	}
+	entry.name = topic
+	t.topics.set(topic, entry)
 }
 
 // isFresh says whether entry was created by this transaction.
@@ -107,10 +111,7 @@ func (m *Manager) indexBrokerTopic(brokerName, topic string, present bool) {
 			topics = map[string]struct{}{}
 			m.brokerTopics[brokerName] = topics
 		}
-		// One copy of the name for every broker's index: each broker's
-		// registration decodes its own, and at 100,000 topics on 1,000
-		// brokers (1,000,000 entries) those copies were ~16 MiB of heap.
-		topics[unique.Make(topic).Value()] = struct{}{}
+		topics[topic] = struct{}{} // the entry's name: one copy for every broker's index
 	} else {
 		delete(topics, topic)
 		if len(topics) == 0 {
