@@ -127,7 +127,8 @@ func (m *protocolModel) remove(addr string) {
 }
 
 // closeConn is a connection close: every broker whose live entry came over
-// it goes, under its group when it is still a member of it.
+// it goes, under its group when it is still a member of it or when that
+// group has no member left (a refused registration's trace).
 func (m *protocolModel) closeConn(slot int) {
 	gen := m.connGen[slot]
 	for addr, l := range m.live {
@@ -135,7 +136,8 @@ func (m *protocolModel) closeConn(slot int) {
 			continue
 		}
 		name := fuzzGroupOf(fuzzAddrIndex(addr))
-		if slices.Contains(slices.Collect(maps.Values(m.groups[name])), addr) {
+		members, exists := m.groups[name]
+		if slices.Contains(slices.Collect(maps.Values(members)), addr) || exists && len(members) == 0 {
 			m.remove(addr)
 		} else {
 			delete(m.live, addr)

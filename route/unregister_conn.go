@@ -57,6 +57,13 @@ func memberOf(s *snapshot, entry *liveBroker) (brokerName string, brokerID int64
 			return name, id, true
 		}
 	}
+	if group, found := s.groups.get(entry.brokerName); found && group.data.Cluster == entry.key.cluster &&
+		len(group.data.BrokerAddrs) == 0 {
+		// The group it registered under has no member left: a refused
+		// registration (Q9) took this address's old id out. Java keeps
+		// such a group, and its topics, for good; it goes with the broker.
+		return entry.brokerName, 0, true
+	}
 	return "", 0, false
 }
 

@@ -1,6 +1,9 @@
 package route
 
-import "testing"
+import (
+	"errors"
+	"testing"
+)
 
 func TestConnectionClosedIsFencedByConnection(t *testing.T) {
 	m := NewManager(Config{})
@@ -49,5 +52,26 @@ func TestConnectionClosedWithoutGroupStillDropsTheLiveEntry(t *testing.T) {
 	}
 	if m.Generation(b.cluster, b.addr) != 0 {
 		t.Fatal("live entry left")
+	}
+}
+
+// A refused registration (Q9) that took the broker's old id out leaves its
+// group with no member; when that broker's connection closes, the empty
+// group and its topics go with it.
+func TestCloseRemovesTheEmptyGroupARefusedRegistrationLeft(t *testing.T) {
+	m := NewManager(Config{})
+	b := defaultMaster()
+	registerNormal(t, m, b, "T", "U")
+	moved := b
+	moved.id = 2
+	if _, _, err := m.RegisterBroker(moved.request(topicConfig("T", 8, 6)), testNow); !errors.Is(err, ErrRegisterRefused) {
+		t.Fatalf("a single-topic registration under a new id must be refused: %v", err)
+	}
+	if routeOf(m, "T") == nil {
+		t.Fatal("until the broker goes, the trace stays (as in Java)")
+	}
+	m.ConnectionClosed(b.conn)
+	if sizes := m.IndexSizes(); sizes.Topics != 0 || sizes.Groups != 0 || sizes.BrokerTopics != 0 || sizes.Live != 0 {
+		t.Fatalf("the empty group and its topics must go with the broker: %+v", sizes)
 	}
 }
