@@ -153,9 +153,9 @@ func (c *Conn) frameStalledSince(cutoff time.Time) bool {
 }
 
 // asyncWrite queues frame for writing from any goroutine; done runs exactly
-// once, after the write or its failure. More buffers after frame go out
-// behind it in the same write (a header and the shared body it frames).
-func (c *Conn) asyncWrite(frame []byte, done func(), more ...[]byte) error {
+// once, after the write or its failure. A body, when not nil, goes out
+// behind frame in the same write (a header and the shared body it frames).
+func (c *Conn) asyncWrite(frame, body []byte, done func()) error {
 	if c.closed.Load() {
 		done()
 		return fmt.Errorf("write to %s: %w", c, ErrConnectionClosed)
@@ -166,10 +166,10 @@ func (c *Conn) asyncWrite(frame []byte, done func(), more ...[]byte) error {
 		return nil
 	}
 	var err error
-	if len(more) == 0 {
+	if body == nil {
 		err = c.gnetConn.AsyncWrite(frame, written)
 	} else {
-		err = c.gnetConn.AsyncWritev(append([][]byte{frame}, more...), written)
+		err = c.gnetConn.AsyncWritev([][]byte{frame, body}, written)
 	}
 	if err != nil {
 		done()

@@ -29,7 +29,7 @@ func TestConnAsyncWriteOnClosedConn(t *testing.T) {
 	conn := &Conn{}
 	conn.closed.Store(true)
 	calls := 0
-	if err := conn.asyncWrite([]byte("x"), func() { calls++ }); err == nil || calls != 1 {
+	if err := conn.asyncWrite([]byte("x"), nil, func() { calls++ }); err == nil || calls != 1 {
 		t.Fatalf("asyncWrite on closed conn: err %v, done called %d times", err, calls)
 	}
 	if err := conn.Close(); err != nil {

@@ -110,13 +110,7 @@ func (s *Server) runSlowJob(job slowJob) {
 		job.pool.finish()
 		return
 	}
-	var err error
-	if body != nil {
-		err = job.conn.asyncWrite(frame, job.pool.finish, body)
-	} else {
-		err = job.conn.asyncWrite(frame, job.pool.finish)
-	}
-	if err != nil {
+	if err := job.conn.asyncWrite(frame, body, job.pool.finish); err != nil {
 		s.log.WithFields(logrus.Fields{"conn": job.conn.id, "remote": job.conn.remoteAddr}).WithError(err).
 			Debug("slow answer not written")
 	}
@@ -140,10 +134,9 @@ func (s *Server) appendResponseHeader(conn *Conn, request, response *Command) (f
 	body, response.Body = response.Body, nil
 	frame = s.appendResponse(nil, conn, request, response)
 	response.Body = body
-	if len(frame) < frameLengthSize+headerWordSize || len(frame)+len(body) > s.cfg.MaxFrameSize ||
-		binary.BigEndian.Uint32(frame[frameLengthSize:])&maxHeaderLength != uint32(len(frame)-frameLengthSize-headerWordSize) {
-		// past the frame limit (the whole frame is refused there), or
-		// answered otherwise: the whole frame, as always
+	if len(frame) == 0 || len(frame)+len(body) > s.cfg.MaxFrameSize {
+		// not encoded, or past the frame limit: the whole frame, which
+		// appendResponse refuses or answers as always
 		return s.appendResponse(nil, conn, request, response), nil
 	}
 	binary.BigEndian.PutUint32(frame, uint32(len(frame)-frameLengthSize+len(body)))

@@ -319,7 +319,7 @@ func (h *fastHeader) brokerIdentity() (cluster, addr string, ok bool) {
 		!h.ext.only("clusterName", "brokerAddr", "brokerName", "brokerId") {
 		return "", "", false
 	}
-	if _, err := strconv.ParseInt(unsafe.String(unsafe.SliceData(id), len(id)), 10, 64); err != nil {
+	if _, err := strconv.ParseInt(aliasString(id), 10, 64); err != nil {
 		return "", "", false
 	}
 	return aliasString(c), aliasString(a), true

@@ -309,5 +309,5 @@ func (s *Server) Send(conn *Conn, cmd *Command) error {
 	if err != nil {
 		return fmt.Errorf("send to %s: %w", conn, err)
 	}
-	return conn.asyncWrite(frame, func() {})
+	return conn.asyncWrite(frame, nil, func() {})
 }
