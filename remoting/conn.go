@@ -48,6 +48,10 @@ type Conn struct {
 	assembly *frameAssembly
 	// arrivals counts the requests dispatched (arrival.go); event loop only.
 	arrivals uint64
+	// headerMemo is the fast-path header memo of the connection's event
+	// loop, shared with the loop's other connections; nil for a connection
+	// served outside gnet's loops.
+	headerMemo *fastHeaderMemo
 }
 
 // attachedValue boxes the value of SetContext for atomic storage.

@@ -128,7 +128,7 @@ func (s *Server) fastFrame(conn *Conn, gnetConn gnet.Conn, out []byte, clock *in
 	if started == 0 {
 		started = monotonicNanos()
 	}
-	header, ok := scanFastHeader(frame[frameLengthSize+headerWordSize : headerEnd])
+	header, ok := conn.headerMemo.scan(frame[frameLengthSize+headerWordSize : headerEnd])
 	if !ok {
 		return out, false
 	}
@@ -209,7 +209,10 @@ func finishFast(gnetConn gnet.Conn, out []byte, start, bodyStart, requestSize in
 type fastHeader struct {
 	code, flag, opaque, version int32
 	haveCode, haveOpaque        bool
-	ext                         fastExtFields
+	// opaqueStart and opaqueEnd are where the opaque's value is in the
+	// header (the last one, if it came twice), for fastHeaderMemo.
+	opaqueStart, opaqueEnd int
+	ext                    fastExtFields
 }
 
 // scanFastHeader reads a JSON request header without building a map; ok is
@@ -267,8 +270,9 @@ func scanFastHeader(data []byte) (h fastHeader, ok bool) {
 		case "flag":
 			h.flag, err = s.readInt32()
 		case "opaque":
+			h.opaqueStart = s.pos
 			h.opaque, err = s.readInt32()
-			h.haveOpaque = true
+			h.opaqueEnd, h.haveOpaque = s.pos, true
 		case "version":
 			h.version, err = s.readInt32()
 		case "language", "serializeTypeCurrentRPC":

@@ -43,6 +43,9 @@ type netConn struct {
 
 func newNetConn(raw net.Conn) *netConn { return &netConn{raw: raw} }
 
+// EventLoop is nil: a goroutine, not an event loop, serves the connection.
+func (c *netConn) EventLoop() gnet.EventLoop { return nil }
+
 func (c *netConn) Context() any         { return c.ctx }
 func (c *netConn) SetContext(ctx any)   { c.ctx = ctx }
 func (c *netConn) RemoteAddr() net.Addr { return c.raw.RemoteAddr() }

@@ -107,6 +107,9 @@ type Server struct {
 	fastHeartbeat atomic.Pointer[FastHeartbeatHandler]
 	// fastDataVersion answers plain QUERY_DATA_VERSION requests likewise.
 	fastDataVersion atomic.Pointer[FastDataVersionHandler]
+	// headerMemos holds each event loop's fast-path header memo, by loop
+	// (gnet.EventLoop): set when the loop opens its first connection.
+	headerMemos sync.Map
 
 	engine gnet.Engine
 	// netLn serves the port instead of gnet when TLS is on (netlistener.go).

@@ -45,6 +45,7 @@ func (h *eventHandler) OnOpen(gnetConn gnet.Conn) ([]byte, gnet.Action) {
 		return nil, gnet.Close
 	}
 	conn := newConn(gnetConn, time.Now())
+	conn.headerMemo = s.loopHeaderMemo(gnetConn.EventLoop())
 	gnetConn.SetContext(conn)
 	s.conns.Store(conn.id, conn)
 	s.observe().ConnOpened(conn)
