@@ -31,9 +31,13 @@ type fastHeaderMemo struct {
 }
 
 // fastHeaderMemoSize is how many headers a loop remembers (direct-mapped by
-// hash, so a broker beyond them costs one scan more, never a wrong answer):
-// ~500 bytes each, ~128 KiB per event loop.
-const fastHeaderMemoSize = 256
+// hash, so a broker beyond them costs one scan more, never a wrong answer),
+// and maxMemoHeader the longest header it keeps: a Java broker's are 200-400
+// bytes, so a loop's memo holds under 400 KiB, whatever its peers send.
+const (
+	fastHeaderMemoSize = 256
+	maxMemoHeader      = 1024
+)
 
 // fastMemoEntry is one remembered header: the bytes before its opaque's
 // digits and after them, and the scan's result, whose ext keys and values
@@ -61,7 +65,7 @@ func memoizedCode(data []byte) bool {
 
 // scan is scanFastHeader, through the memo when m is not nil.
 func (m *fastHeaderMemo) scan(data []byte) (fastHeader, bool) {
-	if m == nil || !memoizedCode(data) {
+	if m == nil || len(data) > maxMemoHeader || !memoizedCode(data) {
 		return scanFastHeader(data)
 	}
 	start, end, found := javaOpaqueSpan(data)

@@ -3,6 +3,7 @@ package remoting
 import (
 	"fmt"
 	"strconv"
+	"strings"
 	"sync"
 	"testing"
 	"unsafe"
@@ -96,6 +97,8 @@ func TestHeaderMemoScansWhatDiffersFromWhatItKeeps(t *testing.T) {
 		{"escaped value again", javaHeader(BROKER_HEARTBEAT, `"brokerAddr":"a\u0041","brokerName":"b","clusterName":"c"`, 2, 479), false},
 		{"Go client's layout", []byte(`{"code":904,"language":"GO","version":317,"opaque":9,"flag":0,"extFields":{` + brokerA + `}}`), false},
 		{"Go client's layout again", []byte(`{"code":904,"language":"GO","version":317,"opaque":10,"flag":0,"extFields":{` + brokerA + `}}`), false},
+		{"longer than the memo keeps", javaHeader(BROKER_HEARTBEAT, `"brokerAddr":"`+strings.Repeat("a", maxMemoHeader)+`","brokerName":"b","clusterName":"c"`, 1, 479), false},
+		{"longer than the memo keeps, again", javaHeader(BROKER_HEARTBEAT, `"brokerAddr":"`+strings.Repeat("a", maxMemoHeader)+`","brokerName":"b","clusterName":"c"`, 2, 479), false},
 		{"route query", javaHeader(GET_ROUTEINFO_BY_TOPIC, `"topic":"T"`, 1, 479), false},
 		{"route query again", javaHeader(GET_ROUTEINFO_BY_TOPIC, `"topic":"T"`, 2, 479), false},
 	}
