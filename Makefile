@@ -64,7 +64,9 @@ lint:
 .PHONY: bench-scale
 bench-scale:
 	$(GO) build -o $(BIN)/ ./cmd/namesrv ./cmd/nsbench
-	$(GO) test -run '^$$' -bench Scale -benchtime 3x ./route/ | tee $(BIN)/scale-gobench.txt
+	@# not through a pipe, whose status would be tee's: a failing benchmark stops here
+	$(GO) test -run '^$$' -bench Scale -benchtime 3x ./route/ >$(BIN)/scale-gobench.txt 2>&1; \
+		status=$$?; cat $(BIN)/scale-gobench.txt; exit $$status
 	$(BIN)/nsbench scale -namesrv $(BIN)/namesrv -loads 4x1 -gobench $(BIN)/scale-gobench.txt -out docs/performance.md
 
 # The whole fault suite (test/faults with FAULTS_FULL=1, about 3 minutes; the

@@ -70,9 +70,12 @@ func (l *latencies) report(b *testing.B) {
 	b.ReportMetric(at(0.99), "p99-ns")
 }
 
-// routeBench is the GetRouteInfoBenchmark world: 4 clusters x 8 broker
-// names (the same 8 names in every cluster, so they collide), 10,000 topics
-// per cluster.
+// routeBench is the GetRouteInfoBenchmark world: 4 clusters x 8 brokers,
+// 10,000 topics per cluster. Java's benchmark gives the 8 brokers the same
+// names in every cluster, so that its registrations overwrite each other's
+// addresses; here a broker id held by a live broker refuses the next one
+// (route/README), so every broker has a name and an address of its own. A
+// topic's route has the same 8 broker datas either way.
 type routeBench struct {
 	m       *Manager
 	topics  []string
@@ -86,8 +89,8 @@ func newRouteBench(b *testing.B) *routeBench {
 	for c := 0; c < 4; c++ {
 		w.tables = append(w.tables, topicTableOf(w.topics[c*10_000:(c+1)*10_000]))
 		for k := 0; k < 8; k++ {
-			br := brokerInfo{cluster: fmt.Sprintf("Default-Cluster-%d", c), name: fmt.Sprintf("Default-Broker-%d", k),
-				addr: "127.0.0.1:500" + strconv.Itoa(c*k), id: 0, conn: ConnID(c*8 + k + 1), dv: DataVersion{Counter: 1}}
+			br := brokerInfo{cluster: fmt.Sprintf("Default-Cluster-%d", c), name: fmt.Sprintf("Default-Broker-%d-%d", c, k),
+				addr: "127.0.0.1:" + strconv.Itoa(5000+c*8+k), id: 0, conn: ConnID(c*8 + k + 1), dv: DataVersion{Counter: 1}}
 			w.brokers = append(w.brokers, br)
 			mustRegister(b, w.m, requestWithTable(br, w.tables[c], 0))
 		}

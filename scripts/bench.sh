@@ -9,13 +9,18 @@ GO=${GO:-go}
 BIN=${BIN:-bin}
 BENCHTIME=${BENCHTIME:-500ms}
 SUITE_FLAGS=${SUITE_FLAGS:-}
+gobench_failed=0
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 
 "$GO" build -o "$BIN/" ./cmd/namesrv ./cmd/nsbench
 if [ "${WIRE_ONLY:-0}" != 1 ]; then
 	echo "== in-process benchmarks (-benchtime $BENCHTIME)" >&2
-	"$GO" test -run '^$' -bench . -skip BenchmarkScale -benchmem -benchtime "$BENCHTIME" ./remoting/ ./route/ | tee "$out/gobench.txt" >&2
+	# not through a pipe: sh has no pipefail, and a failing benchmark must
+	# not drop out of the page unnoticed (the wire run still goes on)
+	"$GO" test -run '^$' -bench . -skip BenchmarkScale -benchmem -benchtime "$BENCHTIME" ./remoting/ ./route/ >"$out/gobench.txt" 2>&1 ||
+		gobench_failed=1
+	cat "$out/gobench.txt" >&2
 else
 	: >"$out/gobench.txt"
 fi
@@ -23,3 +28,7 @@ echo "== wire benchmarks (nsbench suite)" >&2
 # shellcheck disable=SC2086 # SUITE_FLAGS is a list of flags
 "$BIN/nsbench" suite -namesrv "$BIN/namesrv" -gobench "$out/gobench.txt" \
 	-out docs/performance.md -svg docs/route-latency.svg $SUITE_FLAGS
+if [ "$gobench_failed" = 1 ]; then
+	echo "make bench: an in-process benchmark failed (FAIL above); the page was written without its figures" >&2
+	exit 1
+fi
