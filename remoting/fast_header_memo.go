@@ -41,7 +41,7 @@ const (
 
 // fastMemoEntry is one remembered header: the bytes before its opaque's
 // digits and after them, and the scan's result, whose ext keys and values
-// alias prefix.
+// alias prefix, with the broker identity of its code found once.
 type fastMemoEntry struct {
 	hash           uint64
 	prefix, suffix []byte
@@ -138,6 +138,15 @@ func (e *fastMemoEntry) remember(hash uint64, data []byte, h *fastHeader) {
 		kept.ext.keys[i], kept.ext.value[i] = key, value
 	}
 	e.suffix = append(e.suffix[:0], data[h.opaqueEnd:]...)
+	kept.identity = knownIdentity{}
+	switch kept.code {
+	case BROKER_HEARTBEAT:
+		kept.identity.cluster, kept.identity.addr, kept.identity.ok = kept.heartbeat()
+		kept.identity.code = BROKER_HEARTBEAT
+	case QUERY_DATA_VERSION:
+		kept.identity.cluster, kept.identity.addr, kept.identity.ok = kept.brokerIdentity()
+		kept.identity.code = QUERY_DATA_VERSION
+	}
 	e.hash, e.header = hash, kept
 }
 

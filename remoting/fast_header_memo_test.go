@@ -41,6 +41,21 @@ func sameHeader(t *testing.T, data []byte, got fastHeader, gotOK bool) {
 			t.Fatalf("%s: memo ext %q=%q, scan %q=%q", data, got.ext.keys[i], got.ext.value[i], want.ext.keys[i], want.ext.value[i])
 		}
 	}
+	type identity struct {
+		cluster, addr string
+		ok            bool
+	}
+	var gotID, wantID identity
+	gotID.cluster, gotID.addr, gotID.ok = got.heartbeat()
+	wantID.cluster, wantID.addr, wantID.ok = want.heartbeat()
+	if gotID != wantID {
+		t.Fatalf("%s: memo heartbeat %+v, scan %+v", data, gotID, wantID)
+	}
+	gotID.cluster, gotID.addr, gotID.ok = got.brokerIdentity()
+	wantID.cluster, wantID.addr, wantID.ok = want.brokerIdentity()
+	if gotID != wantID {
+		t.Fatalf("%s: memo data version identity %+v, scan %+v", data, gotID, wantID)
+	}
 }
 
 // fromMemo says whether h's ext values are the memo's copies, not the frame's bytes.

@@ -213,6 +213,16 @@ type fastHeader struct {
 	// header (the last one, if it came twice), for fastHeaderMemo.
 	opaqueStart, opaqueEnd int
 	ext                    fastExtFields
+	// identity is the broker that heartbeat or brokerIdentity finds for a
+	// header of code identity.code, when the memo found it already.
+	identity knownIdentity
+}
+
+// knownIdentity is a broker identity found once for a remembered header.
+type knownIdentity struct {
+	code          int32 // 0: not known
+	cluster, addr string
+	ok            bool
 }
 
 // scanFastHeader reads a JSON request header without building a map; ok is
@@ -315,6 +325,9 @@ func (h *fastHeader) routeQuery() (FastRouteQuery, bool) {
 // brokerIdentity is the broker of a QUERY_DATA_VERSION header the fast path
 // takes: every field of the handler's header present, brokerId a number.
 func (h *fastHeader) brokerIdentity() (cluster, addr string, ok bool) {
+	if h.identity.code == QUERY_DATA_VERSION {
+		return h.identity.cluster, h.identity.addr, h.identity.ok
+	}
 	c, ok1 := h.ext.get("clusterName")
 	a, ok2 := h.ext.get("brokerAddr")
 	n, ok3 := h.ext.get("brokerName")
@@ -335,6 +348,9 @@ func aliasString(b []byte) string { return unsafe.String(unsafe.SliceData(b), le
 
 // heartbeat is the broker of a BROKER_HEARTBEAT header the fast path takes.
 func (h *fastHeader) heartbeat() (cluster, addr string, ok bool) {
+	if h.identity.code == BROKER_HEARTBEAT {
+		return h.identity.cluster, h.identity.addr, h.identity.ok
+	}
 	c, ok1 := h.ext.get("clusterName")
 	a, ok2 := h.ext.get("brokerAddr")
 	n, ok3 := h.ext.get("brokerName")
