@@ -193,20 +193,28 @@ func (p *proc) logHas(text string) bool {
 
 // freePort picks a port below the kernel's ephemeral range (32768-60999 by
 // default) that nobody listens on: the floods leave thousands of ephemeral
-// ports in TIME_WAIT, which a later listener could not bind.
+// ports in TIME_WAIT, which a later listener could not bind. It never
+// returns a port it returned before, so two servers started together never
+// get the same one.
 func freePort(t testing.TB) int {
 	t.Helper()
 	for range 100 {
 		port := 20000 + rand.IntN(12000)
 		l, err := net.Listen("tcp", fmt.Sprintf("0.0.0.0:%d", port))
-		if err == nil {
-			l.Close()
+		if err != nil {
+			continue
+		}
+		_ = l.Close()
+		if _, given := givenPorts.LoadOrStore(port, true); !given {
 			return port
 		}
 	}
 	t.Fatal("no free port in 20000-31999")
 	return 0
 }
+
+// givenPorts are the ports freePort returned, by number.
+var givenPorts sync.Map
 
 // nsOptions are the NameServer's start settings in a test.
 type nsOptions struct {
