@@ -73,7 +73,7 @@ func (t *txn) removeQueueDatas(topic string, gone func(brokerName string) bool) 
 	case t.isFresh(entry):
 		entry.queueDatas = kept
 	default:
-		t.setTopic(topic, &topicEntry{queueDatas: kept})
+		t.setTopic(entry.name, &topicEntry{queueDatas: kept})
 	}
 	return removed
 }
@@ -83,15 +83,14 @@ func (t *txn) deleteTopic(topic string) bool {
 	return t.removeQueueDatas(topic, func(string) bool { return true }) > 0
 }
 
-// setTopic stores an entry this transaction created.
+// setTopic stores an entry this transaction created under topic, which is
+// the name the topic's previous entry holds when it had one (the callers
+// have that entry in hand; see topicEntry.name).
 func (t *txn) setTopic(topic string, entry *topicEntry) {
 	if t.freshTopics == nil {
 		t.freshTopics = map[*topicEntry]struct{}{}
 	}
 	t.freshTopics[entry] = struct{}{}
-	if prev, ok := t.view().topics.get(topic); ok {
-		topic = prev.name
-	}
 	entry.name = topic
 	t.topics.set(topic, entry)
 }

@@ -13,6 +13,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/gonamesrv/gonamesrv/internal/nstest"
 )
 
 // binDir holds the binaries TestMain builds once for every test of the package.
@@ -40,30 +42,23 @@ func TestMain(m *testing.M) {
 	os.Exit(code)
 }
 
-// freePort asks the kernel for a loopback port nobody listens on, and never
-// returns one it returned before: the kernel may give a port just closed
-// again, and a test that takes two (a server's and its side port's) before
-// either listens would get the same one twice (seen in CI: the side port
-// took the port and the server's own listen failed).
+// freePort asks the kernel for a loopback port nobody listens on, never
+// one it returned before (nstest.FreshPort).
 func freePort(t testing.TB) int {
 	t.Helper()
-	for range 100 {
+	port, ok := nstest.FreshPort(func() (int, bool) {
 		l, err := net.Listen("tcp", "127.0.0.1:0")
 		if err != nil {
 			t.Fatalf("free port: %v", err)
 		}
-		port := l.Addr().(*net.TCPAddr).Port
-		_ = l.Close()
-		if _, given := givenPorts.LoadOrStore(port, true); !given {
-			return port
-		}
+		defer l.Close()
+		return l.Addr().(*net.TCPAddr).Port, true
+	})
+	if !ok {
+		t.Fatal("free port: the kernel kept offering ports given out before")
 	}
-	t.Fatal("free port: the kernel kept offering ports given out before")
-	return 0
+	return port
 }
-
-// givenPorts are the ports freePort returned, by number.
-var givenPorts sync.Map
 
 // process is one running binary of ours, stopped when the test ends.
 type process struct {

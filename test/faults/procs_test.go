@@ -14,6 +14,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/gonamesrv/gonamesrv/internal/nstest"
 )
 
 // proc is one running binary of ours, killed when the test ends.
@@ -193,28 +195,24 @@ func (p *proc) logHas(text string) bool {
 
 // freePort picks a port below the kernel's ephemeral range (32768-60999 by
 // default) that nobody listens on: the floods leave thousands of ephemeral
-// ports in TIME_WAIT, which a later listener could not bind. It never
-// returns a port it returned before, so two servers started together never
-// get the same one.
+// ports in TIME_WAIT, which a later listener could not bind. Never one it
+// returned before (nstest.FreshPort), so two servers never get the same.
 func freePort(t testing.TB) int {
 	t.Helper()
-	for range 100 {
+	port, ok := nstest.FreshPort(func() (int, bool) {
 		port := 20000 + rand.IntN(12000)
 		l, err := net.Listen("tcp", fmt.Sprintf("0.0.0.0:%d", port))
 		if err != nil {
-			continue
+			return 0, false
 		}
 		_ = l.Close()
-		if _, given := givenPorts.LoadOrStore(port, true); !given {
-			return port
-		}
+		return port, true
+	})
+	if !ok {
+		t.Fatal("no free port in 20000-31999")
 	}
-	t.Fatal("no free port in 20000-31999")
-	return 0
+	return port
 }
-
-// givenPorts are the ports freePort returned, by number.
-var givenPorts sync.Map
 
 // nsOptions are the NameServer's start settings in a test.
 type nsOptions struct {

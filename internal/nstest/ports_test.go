@@ -1,0 +1,29 @@
+package nstest
+
+import "testing"
+
+// TestFreshPortSkipsPortsGivenBeforeAndUncheckable: a picker that offers the
+// same ports again, and one it could not check, yields each port once.
+func TestFreshPortSkipsPortsGivenBeforeAndUncheckable(t *testing.T) {
+	offers := []struct {
+		port int
+		free bool
+	}{{61001, true}, {61001, true}, {61002, false}, {61003, true}, {61001, true}, {61003, true}}
+	next := 0
+	pick := func() (int, bool) {
+		if next == len(offers) {
+			return 61001, true // from here on only a port given before
+		}
+		o := offers[next]
+		next++
+		return o.port, o.free
+	}
+	for _, want := range []int{61001, 61003} {
+		if port, ok := FreshPort(pick); !ok || port != want {
+			t.Fatalf("FreshPort = %d, %v; want %d", port, ok, want)
+		}
+	}
+	if port, ok := FreshPort(pick); ok {
+		t.Fatalf("FreshPort gave %d again, want none after 100 repeated offers", port)
+	}
+}
