@@ -420,8 +420,8 @@ func (s *jsonScanner) readFastExtFields(f *fastExtFields) bool {
 		}
 		s.skipSpace()
 		value, err := s.readStringBytes()
-		if err != nil {
-			return false
+		if err != nil || checkExtEntry(f.n, len(key), len(value)) != nil {
+			return false // past the decoder's bounds: the normal path refuses it
 		}
 		if _, repeated := f.get(aliasString(key)); repeated {
 			return false // the decoder keeps the last value: leave it to the normal path
