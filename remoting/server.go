@@ -212,9 +212,15 @@ func (s *Server) Start() error {
 		gnet.WithMulticore(s.cfg.Multicore),
 		gnet.WithTicker(true),
 		gnet.WithLogger(newGnetLogger(s.cfg.Logger)),
-		// Connections come from acceptLoop through Engine.Register, which
-		// the round-robin balancer does not allow from another goroutine.
-		gnet.WithLoadBalancing(gnet.LeastConnections),
+		// Round robin, as Netty's event loop group hands out channels.
+		// gnet's LeastConnections counts a connection only once its loop
+		// has registered it, later, from a worker goroutine: a burst of
+		// connections (a client's pool, brokers starting together) then
+		// all went to one loop and left the other idle. The round-robin
+		// balancer must have one caller at a time: Engine.Register from
+		// acceptLoop is the only one (gnet's own acceptor serves the
+		// parking socket, which nobody dials).
+		gnet.WithLoadBalancing(gnet.RoundRobin),
 	}
 	if s.cfg.NumEventLoops > 0 {
 		opts = append(opts, gnet.WithNumEventLoop(s.cfg.NumEventLoops))

@@ -583,3 +583,52 @@ func BenchmarkServerRoundTrip(b *testing.B) {
 		}
 	}
 }
+
+// A burst of connections (a client's pool, brokers starting together) is
+// spread evenly over the event loops. gnet's least-connections balancer
+// counted a connection only once its loop had registered it, so a burst
+// went to one loop and left the other idle.
+func TestServerSpreadsABurstOfConnectionsOverItsEventLoops(t *testing.T) {
+	const loops, conns = 2, 16
+	server := startServer(t, ServerConfig{Multicore: true, NumEventLoops: loops}, func(s *Server) {
+		s.Handle(GET_KV_CONFIG, echoHandler)
+	})
+	peers := make([]net.Conn, conns)
+	var dials sync.WaitGroup
+	for i := range peers {
+		dials.Go(func() {
+			nc, err := net.DialTimeout("tcp", server.Addr().String(), waitLimit)
+			if err != nil {
+				t.Errorf("dial: %v", err)
+				return
+			}
+			peers[i] = nc
+		})
+	}
+	dials.Wait()
+	for _, nc := range peers {
+		if nc == nil {
+			t.FailNow()
+		}
+		t.Cleanup(func() { nc.Close() })
+		// One round trip each: the connection is then open on its loop.
+		peer := &rawConn{t: t, conn: nc, reader: bufio.NewReader(nc)}
+		peer.send(NewRequest(GET_KV_CONFIG, nil, nil))
+		if resp := peer.read(); resp.Code != SUCCESS {
+			t.Fatalf("answer code %d", resp.Code)
+		}
+	}
+	perLoop := map[any]int{}
+	server.conns.Range(func(_, value any) bool {
+		perLoop[value.(*Conn).gnetConn.EventLoop()]++
+		return true
+	})
+	if len(perLoop) != loops {
+		t.Fatalf("%d connections on %d event loop(s), want %d loops: %v", conns, len(perLoop), loops, perLoop)
+	}
+	for loop, n := range perLoop {
+		if n != conns/loops {
+			t.Errorf("event loop %p has %d of %d connections, want %d", loop, n, conns, conns/loops)
+		}
+	}
+}
