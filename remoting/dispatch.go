@@ -30,12 +30,12 @@ func unsupportedRemark(code int32) string {
 
 // dispatch routes one decoded frame and appends any answer to out. It runs
 // on the event loop.
-func (s *Server) dispatch(conn *Conn, request *Command, out []byte) []byte {
+func (s *Server) dispatch(conn *Conn, request *Command, out []byte) (framed, body []byte) {
 	if request.IsResponse() {
 		s.memory.releaseRequest(request)
 		s.log.WithFields(logrus.Fields{"conn": conn.id, "remote": conn.remoteAddr, "opaque": request.Opaque, "code": request.Code}).
 			Debug("response with no pending request, dropped")
-		return out
+		return out, nil
 	}
 	conn.stampArrival(request)
 	table := s.table.Load()
@@ -54,16 +54,16 @@ func (s *Server) dispatch(conn *Conn, request *Command, out []byte) []byte {
 		response = NewResponse(request, REQUEST_CODE_NOT_SUPPORTED, unsupportedRemark(request.Code))
 	case r.slow:
 		if response = s.submitSlow(conn, request, r); response == nil {
-			return out
+			return out, nil
 		}
 	default:
 		started = monotonicNanos()
 		response = s.runHandler(r.handler, conn, request)
 	}
 	s.memory.releaseRequest(request)
-	framed := s.appendResponse(out, conn, request, response)
-	s.answered(request, response, started, len(framed)-len(out))
-	return framed
+	framed, body = s.appendResponseParts(out, conn, request, response)
+	s.answered(request, response, started, len(framed)-len(out)+len(body))
+	return framed, body
 }
 
 // submitSlow queues request for a worker, counting a small frame's body
@@ -104,7 +104,7 @@ func (s *Server) runSlowJob(job slowJob) {
 	started := monotonicNanos()
 	response := s.runHandler(job.handler, job.conn, job.request)
 	s.memory.releaseRequest(job.request)
-	frame, body := s.appendResponseHeader(job.conn, job.request, response)
+	frame, body := s.appendResponseParts(nil, job.conn, job.request, response)
 	s.answered(job.request, response, started, len(frame)+len(body))
 	if len(frame) == 0 {
 		job.pool.finish()
@@ -116,31 +116,34 @@ func (s *Server) runSlowJob(job slowJob) {
 	}
 }
 
-// sharedBodyWrite is the body size from which a worker's answer is sent as
-// its header and its body, unjoined, in one write: the cached list answers
-// (3.9 MB of GET_ALL_TOPIC_LIST_FROM_NAMESERVER at 100,000 topics) were
-// copied into a new frame for every request, and at a few hundred lists a
-// second that garbage set the server's peak memory.
+// sharedBodyWrite is the body size from which an answer is sent as its
+// header and its body, unjoined, in one write: the cached list answers
+// (3.9 MB of GET_ALL_TOPIC_LIST_FROM_NAMESERVER at 100,000 topics, ~200 KB
+// of GET_BROKER_CLUSTER_INFO with 1,000 brokers) were copied into a new
+// frame for every request, and at a few hundred lists (thousands of cluster
+// infos) a second that garbage set the server's peak memory.
 const sharedBodyWrite = 64 << 10
 
-// appendResponseHeader is appendResponse for a worker's answer: for a body
-// of sharedBodyWrite bytes or more that is not lent, the frame holds the
-// header only (its length counts the body) and body is returned to be
-// written behind it; otherwise body is nil and the frame is whole.
-func (s *Server) appendResponseHeader(conn *Conn, request, response *Command) (frame, body []byte) {
+// appendResponseParts is appendResponse for an answer that may go out in
+// two parts: for a body of sharedBodyWrite bytes or more that is not lent,
+// only the header is appended to out (the frame length counts the body) and
+// body is returned, to be written right behind it before anything else;
+// otherwise body is nil and the whole frame is appended.
+func (s *Server) appendResponseParts(out []byte, conn *Conn, request, response *Command) (framed, body []byte) {
 	if response == nil || response.lentBody != nil || len(response.Body) < sharedBodyWrite || request.IsOneway() {
-		return s.appendResponse(nil, conn, request, response), nil
+		return s.appendResponse(out, conn, request, response), nil
 	}
 	body, response.Body = response.Body, nil
-	frame = s.appendResponse(nil, conn, request, response)
+	framed = s.appendResponse(out, conn, request, response)
 	response.Body = body
-	if len(frame) == 0 || len(frame)+len(body) > s.cfg.MaxFrameSize {
+	header := len(framed) - len(out)
+	if header == 0 || header+len(body) > s.cfg.MaxFrameSize {
 		// not encoded, or past the frame limit: the whole frame, which
 		// appendResponse refuses or answers as always
-		return s.appendResponse(nil, conn, request, response), nil
+		return s.appendResponse(framed[:len(out)], conn, request, response), nil
 	}
-	binary.BigEndian.PutUint32(frame, uint32(len(frame)-frameLengthSize+len(body)))
-	return frame, body
+	binary.BigEndian.PutUint32(framed[len(out):], uint32(header-frameLengthSize+len(body)))
+	return framed, body
 }
 
 // runHandler calls h, turning a panic into a SYSTEM_ERROR answer.

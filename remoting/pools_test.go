@@ -73,21 +73,29 @@ func TestLargeWorkerAnswerIsTheWholeFrame(t *testing.T) {
 	}
 }
 
-func TestAppendResponseHeaderLeavesALargeBodyOut(t *testing.T) {
+func TestAppendResponsePartsLeavesALargeBodyOut(t *testing.T) {
 	server := startServer(t, ServerConfig{}, func(*Server) {})
 	shared := make([]byte, sharedBodyWrite)
 	req := NewRequest(GET_ALL_TOPIC_LIST_FROM_NAMESERVER, nil, nil)
 	resp := NewResponse(req, SUCCESS, "")
 	resp.Body = shared
-	frame, body := server.appendResponseHeader(&Conn{}, req, resp)
+	frame, body := server.appendResponseParts(nil, &Conn{}, req, resp)
 	if len(body) != len(shared) || &body[0] != &shared[0] || len(frame) > 512 {
 		t.Fatalf("frame of %d bytes and a body of %d: the body must be left out, not copied", len(frame), len(body))
 	}
 	if got := int(binary.BigEndian.Uint32(frame)); got != len(frame)-4+len(shared) {
 		t.Fatalf("length field %d, want %d", got, len(frame)-4+len(shared))
 	}
+	prefix := []byte("answers collected before")
+	framed, body := server.appendResponseParts(bytes.Clone(prefix), &Conn{}, req, resp)
+	if !bytes.Equal(framed[:len(prefix)], prefix) || len(body) != len(shared) {
+		t.Fatalf("behind collected answers: prefix kept %v, body of %d bytes", bytes.Equal(framed[:len(prefix)], prefix), len(body))
+	}
+	if got, want := binary.BigEndian.Uint32(framed[len(prefix):]), uint32(len(frame)-4+len(shared)); got != want {
+		t.Fatalf("behind collected answers: length field %d, want %d", got, want)
+	}
 	resp.Body = shared[:sharedBodyWrite-1] // below the size: one frame, as always
-	if frame, body := server.appendResponseHeader(&Conn{}, req, resp); body != nil || len(frame) < sharedBodyWrite {
+	if frame, body := server.appendResponseParts(nil, &Conn{}, req, resp); body != nil || len(frame) < sharedBodyWrite {
 		t.Fatalf("a small body must be framed whole: %d + %d bytes", len(frame), len(body))
 	}
 }

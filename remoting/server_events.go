@@ -122,13 +122,15 @@ func (h *eventHandler) OnTraffic(gnetConn gnet.Conn) gnet.Action {
 		if request == nil {
 			break
 		}
-		out = s.dispatch(conn, request, out)
+		var body []byte
+		if out, body = s.dispatch(conn, request, out); body != nil {
+			// a large shared body goes out behind what is collected, uncopied
+			s.writeOut(conn, gnetConn, out, body)
+			out = out[:0]
+		}
 	}
 	if len(out) > 0 {
-		if _, err := gnetConn.Write(out); err != nil {
-			s.log.WithFields(logrus.Fields{"conn": conn.id, "remote": conn.remoteAddr}).WithError(err).
-				Debug("write failed")
-		}
+		s.writeOut(conn, gnetConn, out, nil)
 	}
 	if cap(out) <= maxRetainedOutBuffer {
 		conn.outBuffer = out[:0]
@@ -143,6 +145,20 @@ func (h *eventHandler) OnTraffic(gnetConn gnet.Conn) gnet.Action {
 	}
 	conn.heldInbound = gnetConn.InboundBuffered()
 	return action
+}
+
+// writeOut writes the answers collected in out, then body if there is one,
+// in one system call; gnet keeps what the socket does not take.
+func (s *Server) writeOut(conn *Conn, gnetConn gnet.Conn, out, body []byte) {
+	var err error
+	if body == nil {
+		_, err = gnetConn.Write(out)
+	} else {
+		_, err = gnetConn.Writev([][]byte{out, body})
+	}
+	if err != nil {
+		s.log.WithFields(logrus.Fields{"conn": conn.id, "remote": conn.remoteAddr}).WithError(err).Debug("write failed")
+	}
 }
 
 // nextFrame returns the next complete request, nil when only part of one
