@@ -1,6 +1,11 @@
 package nstest
 
-import "sync"
+import (
+	"fmt"
+	"math/rand/v2"
+	"net"
+	"sync"
+)
 
 // givenPorts are the ports FreshPort returned in this process, by number.
 var givenPorts sync.Map
@@ -23,4 +28,22 @@ func FreshPort(pick func() (port int, free bool)) (int, bool) {
 		}
 	}
 	return 0, false
+}
+
+// FreePort returns a port below the kernel's ephemeral range (32768-60999 by
+// default) that nobody listens on, one FreshPort has not returned before.
+// An ephemeral port is no good to a server a test starts: between the check
+// and the server's listen, a connection of a test running next to it may
+// take that port as its source (CI's `go test ./...` saw a broker fail to
+// bind one), and floods leave thousands of them in TIME_WAIT.
+func FreePort() (int, bool) {
+	return FreshPort(func() (int, bool) {
+		port := 20000 + rand.IntN(12000)
+		l, err := net.Listen("tcp", fmt.Sprintf("0.0.0.0:%d", port))
+		if err != nil {
+			return 0, false
+		}
+		_ = l.Close()
+		return port, true
+	})
 }

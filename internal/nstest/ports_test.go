@@ -1,6 +1,10 @@
 package nstest
 
-import "testing"
+import (
+	"fmt"
+	"net"
+	"testing"
+)
 
 // TestFreshPortSkipsPortsGivenBeforeAndUncheckable: a picker that offers the
 // same ports again, and one it could not check, yields each port once.
@@ -26,4 +30,26 @@ func TestFreshPortSkipsPortsGivenBeforeAndUncheckable(t *testing.T) {
 	if port, ok := FreshPort(pick); ok {
 		t.Fatalf("FreshPort gave %d again, want none after 100 repeated offers", port)
 	}
+}
+
+// FreePort stays below the ephemeral range, never repeats, and gives a port
+// that can be listened on on every address.
+func TestFreePortStaysBelowTheEphemeralRange(t *testing.T) {
+	seen := map[int]bool{}
+	for range 100 {
+		port, ok := FreePort()
+		if !ok {
+			t.Fatal("no free port")
+		}
+		if port < 20000 || port >= 32000 || seen[port] {
+			t.Fatalf("port %d: outside 20000-31999 or given twice", port)
+		}
+		seen[port] = true
+	}
+	port, _ := FreePort()
+	l, err := net.Listen("tcp", fmt.Sprintf("0.0.0.0:%d", port))
+	if err != nil {
+		t.Fatalf("listen on the free port %d: %v", port, err)
+	}
+	_ = l.Close()
 }

@@ -3,7 +3,6 @@ package faults
 import (
 	"bytes"
 	"fmt"
-	"math/rand/v2"
 	"net"
 	"os"
 	"os/exec"
@@ -193,21 +192,13 @@ func (p *proc) logHas(text string) bool {
 	return err == nil && bytes.Contains(out, []byte(text))
 }
 
-// freePort picks a port below the kernel's ephemeral range (32768-60999 by
-// default) that nobody listens on: the floods leave thousands of ephemeral
-// ports in TIME_WAIT, which a later listener could not bind. Never one it
-// returned before (nstest.FreshPort), so two servers never get the same.
+// freePort picks a port below the kernel's ephemeral range that nobody
+// listens on, never one it returned before (nstest.FreePort): the floods
+// leave thousands of ephemeral ports in TIME_WAIT, which a later listener
+// could not bind, and two servers must never get the same.
 func freePort(t testing.TB) int {
 	t.Helper()
-	port, ok := nstest.FreshPort(func() (int, bool) {
-		port := 20000 + rand.IntN(12000)
-		l, err := net.Listen("tcp", fmt.Sprintf("0.0.0.0:%d", port))
-		if err != nil {
-			return 0, false
-		}
-		_ = l.Close()
-		return port, true
-	})
+	port, ok := nstest.FreePort()
 	if !ok {
 		t.Fatal("no free port in 20000-31999")
 	}
