@@ -55,6 +55,7 @@ func (ns *NameServer) metricsSources() metrics.Sources {
 		RequestMemory:   ns.server.RequestMemory,
 		UnregisterQueue: ns.unregister.queueStats,
 		BrokerConns:     ns.brokers.count,
+		LoopConns:       ns.server.EventLoopConnections,
 		ExpiryExamined:  ns.routes.ExpiryExamined,
 		Conns: func() metrics.ConnCounts {
 			return metrics.ConnCounts{Open: ns.server.OpenConnections(), Max: ns.server.MaxConnections(),

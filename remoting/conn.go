@@ -52,6 +52,9 @@ type Conn struct {
 	// loop, shared with the loop's other connections; nil for a connection
 	// served outside gnet's loops.
 	headerMemo *fastHeaderMemo
+	// loop is the state of the connection's event loop, nil for one served
+	// outside gnet's loops.
+	loop *loopState
 }
 
 // attachedValue boxes the value of SetContext for atomic storage.

@@ -166,12 +166,8 @@ func rebase(copied, original, b []byte) ([]byte, bool) {
 // loopHeaderMemo is the header memo of an event loop, made on first use;
 // nil for no loop (a connection on a goroutine of its own).
 func (s *Server) loopHeaderMemo(loop gnet.EventLoop) *fastHeaderMemo {
-	if loop == nil {
-		return nil
+	if l := s.loopStateOf(loop); l != nil {
+		return l.memo
 	}
-	if m, ok := s.headerMemos.Load(loop); ok {
-		return m.(*fastHeaderMemo)
-	}
-	m, _ := s.headerMemos.LoadOrStore(loop, newFastHeaderMemo())
-	return m.(*fastHeaderMemo)
+	return nil
 }

@@ -107,9 +107,11 @@ type Server struct {
 	fastHeartbeat atomic.Pointer[FastHeartbeatHandler]
 	// fastDataVersion answers plain QUERY_DATA_VERSION requests likewise.
 	fastDataVersion atomic.Pointer[FastDataVersionHandler]
-	// headerMemos holds each event loop's fast-path header memo, by loop
-	// (gnet.EventLoop): set when the loop opens its first connection.
-	headerMemos sync.Map
+	// loops holds each event loop's *loopState, by loop (gnet.EventLoop):
+	// set when the loop opens its first connection (loop_state.go).
+	loops     sync.Map
+	loopsMu   sync.Mutex // held only to add a loop
+	loopCount int        // loops added, under loopsMu
 
 	engine gnet.Engine
 	// netLn serves the port instead of gnet when TLS is on (netlistener.go).

@@ -45,7 +45,10 @@ func (h *eventHandler) OnOpen(gnetConn gnet.Conn) ([]byte, gnet.Action) {
 		return nil, gnet.Close
 	}
 	conn := newConn(gnetConn, time.Now())
-	conn.headerMemo = s.loopHeaderMemo(gnetConn.EventLoop())
+	if conn.loop = s.loopStateOf(gnetConn.EventLoop()); conn.loop != nil {
+		conn.headerMemo = conn.loop.memo
+		conn.loop.conns.Add(1)
+	}
 	gnetConn.SetContext(conn)
 	s.conns.Store(conn.id, conn)
 	s.observe().ConnOpened(conn)
@@ -62,6 +65,9 @@ func (h *eventHandler) OnClose(gnetConn gnet.Conn, cause error) gnet.Action {
 	s := h.server
 	conn.closed.Store(true)
 	s.conns.Delete(conn.id)
+	if conn.loop != nil {
+		conn.loop.conns.Add(-1)
+	}
 	s.guard.release()
 	s.forgetPaused(conn)
 	if conn.assembly != nil { // closed inside a large frame

@@ -8,6 +8,7 @@ import (
 	"errors"
 	"io"
 	"net"
+	"slices"
 	"strconv"
 	"sync"
 	"testing"
@@ -630,5 +631,20 @@ func TestServerSpreadsABurstOfConnectionsOverItsEventLoops(t *testing.T) {
 		if n != conns/loops {
 			t.Errorf("event loop %p has %d of %d connections, want %d", loop, n, conns, conns/loops)
 		}
+	}
+	// The per-loop counts (the metric's source) say the same, and drop to
+	// zero as the connections close.
+	if got := server.EventLoopConnections(); !slices.Equal(got, []int64{conns / loops, conns / loops}) {
+		t.Fatalf("EventLoopConnections %v, want %d on each of %d loops", got, conns/loops, loops)
+	}
+	for _, nc := range peers {
+		nc.Close()
+	}
+	deadline := time.Now().Add(waitLimit)
+	for got := server.EventLoopConnections(); !slices.Equal(got, []int64{0, 0}); got = server.EventLoopConnections() {
+		if time.Now().After(deadline) {
+			t.Fatalf("EventLoopConnections %v after every connection closed, want [0 0]", got)
+		}
+		time.Sleep(10 * time.Millisecond)
 	}
 }

@@ -175,6 +175,7 @@ func TestHTTPMetricsMoveWithRequests(t *testing.T) {
 		{"queue datas", value(after, "rocketmq_namesrv_queue_datas"), 4},
 		{"broker connections open", value(after, "rocketmq_namesrv_connections_open", "kind", "broker"), 1},
 		{"client connections open", value(after, "rocketmq_namesrv_connections_open", "kind", "client"), 1},
+		{"connections open over the event loops", value(after, "rocketmq_namesrv_event_loop_connections"), 2},
 		{"connections opened", value(after, "rocketmq_namesrv_connections_opened_total") - value(before, "rocketmq_namesrv_connections_opened_total"), 2},
 	}
 	for _, c := range checks {

@@ -25,6 +25,7 @@ type Sources struct {
 	RequestMemory   func() (held, limit int64)
 	UnregisterQueue func() (depth int, oldest time.Time) // zero oldest: empty
 	BrokerConns     func() int                           // open connections that registered a broker
+	LoopConns       func() []int64                       // open connections on each event loop, by loop index
 	// ExpiryExamined is how many live entries the expiry scans looked at.
 	ExpiryExamined func() uint64
 	Conns          func() ConnCounts   // the remoting server's connection figures

@@ -23,6 +23,7 @@ func testSources() Sources {
 		RequestMemory:   func() (int64, int64) { return 100, 1000 },
 		UnregisterQueue: func() (int, time.Time) { return 2, time.Now().Add(-3 * time.Second) },
 		BrokerConns:     func() int { return 1 },
+		LoopConns:       func() []int64 { return []int64{3, 2} },
 		ExpiryExamined:  func() uint64 { return 5 },
 		Conns: func() ConnCounts {
 			return ConnCounts{Open: 2, Max: 100, Refused: 3, OutboundPauses: 4, OutboundClosed: 1}

@@ -1,6 +1,8 @@
 package metrics
 
 import (
+	"strconv"
+
 	"github.com/prometheus/client_golang/prometheus"
 )
 
@@ -74,6 +76,8 @@ func (m *Metrics) registerWired(f factory, src Sources) {
 		reloads:  desc("acl_reloads_total", "Accounts files (aclFile) loaded, the first one included."),
 		failures: desc("acl_reload_failures_total", "Changed accounts files that did not parse or check: the accounts in force stayed."),
 	})
+	f.reg.MustRegister(&loopConnsCollector{read: src.LoopConns,
+		desc: desc("event_loop_connections", "Open connections on each event loop (by index, in the order the loops took their first connection).", "loop")})
 	f.reg.MustRegister(&notifyCollector{read: src.Notify,
 		desc: desc("notifications_total",
 			"NOTIFY_MIN_BROKER_ID_CHANGE recipients by result: sent, failed, dropped (queue full or budget passed), skipped (failed just before).",
@@ -143,6 +147,24 @@ func (c *aclCollector) Collect(ch chan<- prometheus.Metric) {
 	}
 	ch <- prometheus.MustNewConstMetric(c.reloads, prometheus.CounterValue, float64(n.Reloads))
 	ch <- prometheus.MustNewConstMetric(c.failures, prometheus.CounterValue, float64(n.ReloadFailures))
+}
+
+// loopConnsCollector exports Sources.LoopConns, one series per event loop
+// (the loops are known only once they have taken a connection).
+type loopConnsCollector struct {
+	read func() []int64
+	desc *prometheus.Desc
+}
+
+func (c *loopConnsCollector) Describe(ch chan<- *prometheus.Desc) { ch <- c.desc }
+
+func (c *loopConnsCollector) Collect(ch chan<- prometheus.Metric) {
+	if c.read == nil {
+		return
+	}
+	for i, n := range c.read() {
+		ch <- prometheus.MustNewConstMetric(c.desc, prometheus.GaugeValue, float64(n), strconv.Itoa(i))
+	}
 }
 
 type notifyCollector struct {

@@ -9,7 +9,8 @@ import (
 )
 
 // TestWiredCountersReadTheirSources: the counters other packages keep are
-// exported as they read at scrape time, every label pair of the ACL
+// exported as they read at scrape time (the connections of each event loop
+// among them), every label pair of the ACL
 // denials (zeros too) and every notification result; the registration
 // refusals are resolved at New, so an unknown reason is not a new series.
 func TestWiredCountersReadTheirSources(t *testing.T) {
@@ -40,6 +41,10 @@ rocketmq_namesrv_connections_max 100
 # HELP rocketmq_namesrv_connections_refused_total Connections closed at once for being past maxConnections.
 # TYPE rocketmq_namesrv_connections_refused_total counter
 rocketmq_namesrv_connections_refused_total 3
+# HELP rocketmq_namesrv_event_loop_connections Open connections on each event loop (by index, in the order the loops took their first connection).
+# TYPE rocketmq_namesrv_event_loop_connections gauge
+rocketmq_namesrv_event_loop_connections{loop="0"} 3
+rocketmq_namesrv_event_loop_connections{loop="1"} 2
 # HELP rocketmq_namesrv_notifications_total NOTIFY_MIN_BROKER_ID_CHANGE recipients by result: sent, failed, dropped (queue full or budget passed), skipped (failed just before).
 # TYPE rocketmq_namesrv_notifications_total counter
 rocketmq_namesrv_notifications_total{result="dropped"} 2
@@ -55,7 +60,7 @@ rocketmq_namesrv_outbound_pauses_total 4
 `
 	names := []string{"rocketmq_namesrv_acl_denials_total", "rocketmq_namesrv_acl_reload_failures_total",
 		"rocketmq_namesrv_acl_reloads_total", "rocketmq_namesrv_broker_connections_opened_total",
-		"rocketmq_namesrv_connections_max", "rocketmq_namesrv_connections_refused_total",
+		"rocketmq_namesrv_connections_max", "rocketmq_namesrv_connections_refused_total", "rocketmq_namesrv_event_loop_connections",
 		"rocketmq_namesrv_notifications_total", "rocketmq_namesrv_outbound_closed_connections_total",
 		"rocketmq_namesrv_outbound_pauses_total"}
 	if err := testutil.GatherAndCompare(m.Registry, strings.NewReader(want), names...); err != nil {
