@@ -48,12 +48,9 @@ type Conn struct {
 	assembly *frameAssembly
 	// arrivals counts the requests dispatched (arrival.go); event loop only.
 	arrivals uint64
-	// headerMemo is the fast-path header memo of the connection's event
-	// loop, shared with the loop's other connections; nil for a connection
-	// served outside gnet's loops.
-	headerMemo *fastHeaderMemo
-	// loop is the state of the connection's event loop, nil for one served
-	// outside gnet's loops.
+	// loop is the state of the connection's event loop (its header memo,
+	// its connection count), shared with the loop's other connections; nil
+	// for a connection served outside gnet's loops.
 	loop *loopState
 }
 

@@ -4,8 +4,6 @@ import (
 	"bytes"
 	"hash/maphash"
 	"unsafe"
-
-	"github.com/panjf2000/gnet/v2"
 )
 
 // fastHeaderMemo remembers the fast-path headers of broker requests
@@ -139,14 +137,14 @@ func (e *fastMemoEntry) remember(hash uint64, data []byte, h *fastHeader) {
 	}
 	e.suffix = append(e.suffix[:0], data[h.opaqueEnd:]...)
 	kept.identity = knownIdentity{}
+	id := &kept.identity
 	switch kept.code {
 	case BROKER_HEARTBEAT:
-		kept.identity.cluster, kept.identity.addr, kept.identity.ok = kept.heartbeat()
-		kept.identity.code = BROKER_HEARTBEAT
+		id.cluster, id.addr, id.ok = kept.heartbeat()
 	case QUERY_DATA_VERSION:
-		kept.identity.cluster, kept.identity.addr, kept.identity.ok = kept.brokerIdentity()
-		kept.identity.code = QUERY_DATA_VERSION
+		id.cluster, id.addr, id.ok = kept.brokerIdentity()
 	}
+	id.code = kept.code // set after the lookups, which read a known identity first
 	e.hash, e.header = hash, kept
 }
 
@@ -161,13 +159,4 @@ func rebase(copied, original, b []byte) ([]byte, bool) {
 		return nil, false
 	}
 	return copied[offset : int(offset)+len(b) : int(offset)+len(b)], true
-}
-
-// loopHeaderMemo is the header memo of an event loop, made on first use;
-// nil for no loop (a connection on a goroutine of its own).
-func (s *Server) loopHeaderMemo(loop gnet.EventLoop) *fastHeaderMemo {
-	if l := s.loopStateOf(loop); l != nil {
-		return l.memo
-	}
-	return nil
 }

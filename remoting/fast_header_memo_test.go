@@ -145,11 +145,12 @@ func TestHeaderMemoStaysRightForMoreBrokersThanItKeeps(t *testing.T) {
 func TestEachEventLoopHasItsOwnHeaderMemo(t *testing.T) {
 	s := &Server{}
 	var loops [2]struct{ gnet.EventLoop }
-	a, b := s.loopHeaderMemo(&loops[0]), s.loopHeaderMemo(&loops[1])
-	if a == nil || b == nil || a == b || s.loopHeaderMemo(&loops[0]) != a {
-		t.Fatalf("memos %p %p, again %p", a, b, s.loopHeaderMemo(&loops[0]))
+	memo := func(loop gnet.EventLoop) *fastHeaderMemo { return s.loopStateOf(loop).headerMemo() }
+	a, b := memo(&loops[0]), memo(&loops[1])
+	if a == nil || b == nil || a == b || memo(&loops[0]) != a {
+		t.Fatalf("memos %p %p, again %p", a, b, memo(&loops[0]))
 	}
-	if m := s.loopHeaderMemo((&netConn{}).EventLoop()); m != nil {
+	if m := memo((&netConn{}).EventLoop()); m != nil {
 		t.Fatalf("a goroutine's connection got memo %p", m)
 	}
 }

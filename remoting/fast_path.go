@@ -128,7 +128,7 @@ func (s *Server) fastFrame(conn *Conn, gnetConn gnet.Conn, out []byte, clock *in
 	if started == 0 {
 		started = monotonicNanos()
 	}
-	header, ok := conn.headerMemo.scan(frame[frameLengthSize+headerWordSize : headerEnd])
+	header, ok := conn.loop.headerMemo().scan(frame[frameLengthSize+headerWordSize : headerEnd])
 	if !ok {
 		return out, false
 	}

@@ -39,6 +39,15 @@ func (s *Server) loopStateOf(loop gnet.EventLoop) *loopState {
 	return l
 }
 
+// headerMemo is the loop's fast-path header memo; nil for no loop, which
+// fastHeaderMemo.scan takes as "scan every header".
+func (l *loopState) headerMemo() *fastHeaderMemo {
+	if l == nil {
+		return nil
+	}
+	return l.memo
+}
+
 // EventLoopConnections is the number of connections open on each event
 // loop, by loop index (the order in which the loops took their first
 // connection); empty before the first connection and when TLS serves the

@@ -46,7 +46,6 @@ func (h *eventHandler) OnOpen(gnetConn gnet.Conn) ([]byte, gnet.Action) {
 	}
 	conn := newConn(gnetConn, time.Now())
 	if conn.loop = s.loopStateOf(gnetConn.EventLoop()); conn.loop != nil {
-		conn.headerMemo = conn.loop.memo
 		conn.loop.conns.Add(1)
 	}
 	gnetConn.SetContext(conn)

@@ -159,9 +159,6 @@ type loopConnsCollector struct {
 func (c *loopConnsCollector) Describe(ch chan<- *prometheus.Desc) { ch <- c.desc }
 
 func (c *loopConnsCollector) Collect(ch chan<- prometheus.Metric) {
-	if c.read == nil {
-		return
-	}
 	for i, n := range c.read() {
 		ch <- prometheus.MustNewConstMetric(c.desc, prometheus.GaugeValue, float64(n), strconv.Itoa(i))
 	}
