@@ -21,7 +21,8 @@ const decodeFailedRemark = "org.apache.rocketmq.remoting.exception.RemotingComma
 
 // registerBroker applies a broker's registration (REGISTER_BROKER, 103),
 // following protocol.md 2.4. It runs on the worker pool: the body can hold
-// tens of thousands of topics.
+// tens of thousands of topics. quickRegisterBroker answers the unchanged
+// ones on the event loop first.
 func (ns *NameServer) registerBroker(conn *remoting.Conn, req *remoting.Command) *remoting.Command {
 	// Nothing below keeps the body (decoded strings are copies), so its
 	// buffer can take the broker's next registration.
@@ -32,12 +33,11 @@ func (ns *NameServer) registerBroker(conn *remoting.Conn, req *remoting.Command)
 	if err := remoting.DecodeHeader(req, &h); err != nil {
 		return withExt(systemError(req, err.Error()), &registerBrokerResponseHeader{})
 	}
-	sums := sumRegistrationBody(req, h.Compressed)
+	sums := sumRegistrationBody(req, h.Compressed, len(req.Body))
 	sums.kind = &outcome.kind
-	bodyCrc := int32(sums.CRC & 0x7FFFFFFF)
-	if h.BodyCrc32 != 0 && bodyCrc != h.BodyCrc32 {
+	if !sums.crcMatches(&h) {
 		ns.log.WithFields(logrus.Fields{"brokerAddr": h.BrokerAddr, "peer": conn.RemoteAddr(),
-			"expected": h.BodyCrc32, "actual": bodyCrc}).Warn("register broker: crc32 not match")
+			"expected": h.BodyCrc32, "actual": sums.bodyCrc()}).Warn("register broker: crc32 not match")
 		outcome.refused(metrics.RefusedCRC)
 		return withExt(systemError(req, "crc32 not match"), &registerBrokerResponseHeader{})
 	}
@@ -50,24 +50,8 @@ func (ns *NameServer) registerBroker(conn *remoting.Conn, req *remoting.Command)
 		outcome.refused(metrics.RefusedHeartbeatTimeout)
 		return withExt(systemError(req, "register broker refused: "+err.Error()), &registerBrokerResponseHeader{})
 	}
-	reg := &route.RegisterBrokerRequest{
-		ClusterName:            h.ClusterName,
-		BrokerAddr:             h.BrokerAddr,
-		BrokerName:             h.BrokerName,
-		HAServerAddr:           h.HAServerAddr,
-		ZoneName:               h.ZoneName,
-		BrokerID:               h.BrokerID,
-		Version:                req.Version,
-		HeartbeatTimeoutMillis: h.HeartbeatTimeoutMillis,
-		EnableActingMaster:     h.EnableActingMaster,
-		Conn:                   route.ConnID(conn.ID()),
-		ConnOpen:               connOpen(conn),
-		ArrivalSeq:             req.ArrivalSeq(),
-		BodyFingerprint:        bodyFingerprint(req.Version, bodyCrc, req.Body),
-		TableFingerprint:       sums.TableFingerprint,
-	}
-	fields := logrus.Fields{"cluster": truncated(h.ClusterName), "brokerName": truncated(h.BrokerName), "brokerId": h.BrokerID,
-		"brokerAddr": truncated(h.BrokerAddr), "peer": conn.RemoteAddr()}
+	reg := registrationRequest(conn, req, &h, sums)
+	fields := registrationFields(conn, &h)
 	result, events, err := ns.applyUnchangedRegistration(reg, sums)
 	changed := errors.Is(err, route.ErrTopicTableRequired)
 	if changed {
@@ -105,17 +89,84 @@ func (ns *NameServer) registerBroker(conn *remoting.Conn, req *remoting.Command)
 		ns.log.WithFields(fields).WithError(err).Error("register broker")
 		return withExt(systemError(req, "register broker: "+err.Error()), &registerBrokerResponseHeader{})
 	}
-	outcome.result = metrics.ResultSuccess
-	if ns.brokers.remember(conn) {
-		ns.obs.metrics.BrokerConnOpened()
-	}
-	ns.notifier.send(events)
 	if changed {
 		ns.log.WithFields(fields).Info("broker registered")
 	} else {
 		ns.log.WithFields(fields).Debug("broker re-registered, unchanged")
 	}
+	return ns.registered(conn, req, result, events, &outcome)
+}
 
+// quickRegisterBroker is registerBroker for the event loop (remoting.TryFirst):
+// it answers a registration whose topic table is unchanged (a periodic
+// re-registration, or a new DataVersion over the same table), and only if
+// the route writer lock is free at once. It returns nil, having changed and
+// counted nothing, for every other registration, and for any the worker
+// would refuse or log above debug: registerBroker then serves it as before.
+func (ns *NameServer) quickRegisterBroker(conn *remoting.Conn, req *remoting.Command) *remoting.Command {
+	var h registerBrokerRequestHeader
+	if remoting.DecodeHeader(req, &h) != nil || req.Version < 0 || ns.registration.checkHeartbeatTimeout(h.HeartbeatTimeoutMillis) != nil {
+		return nil
+	}
+	outcome := registrationOutcome{started: time.Now(), bodyBytes: len(req.Body)}
+	sums := sumRegistrationBody(req, h.Compressed, quickVersionWithin)
+	if !sums.skippable || !sums.crcMatches(&h) {
+		return nil
+	}
+	sums.kind = &outcome.kind
+	reg := registrationRequest(conn, req, &h, sums)
+	reg.NoWait = true
+	result, events, err := ns.applyUnchangedRegistration(reg, sums)
+	if err != nil {
+		return nil
+	}
+	req.ReleaseBody()
+	if ns.log.Logger.IsLevelEnabled(logrus.DebugLevel) {
+		ns.log.WithFields(registrationFields(conn, &h)).Debug("broker re-registered, unchanged")
+	}
+	resp := ns.registered(conn, req, result, events, &outcome)
+	ns.observeRegistration(&outcome)
+	ns.obs.metrics.RegistrationOnLoop()
+	return resp
+}
+
+// registrationRequest is the route's request for a registration whose
+// header and body sums were read.
+func registrationRequest(conn *remoting.Conn, req *remoting.Command, h *registerBrokerRequestHeader, sums registrationSums) *route.RegisterBrokerRequest {
+	return &route.RegisterBrokerRequest{
+		ClusterName:            h.ClusterName,
+		BrokerAddr:             h.BrokerAddr,
+		BrokerName:             h.BrokerName,
+		HAServerAddr:           h.HAServerAddr,
+		ZoneName:               h.ZoneName,
+		BrokerID:               h.BrokerID,
+		Version:                req.Version,
+		HeartbeatTimeoutMillis: h.HeartbeatTimeoutMillis,
+		EnableActingMaster:     h.EnableActingMaster,
+		Conn:                   route.ConnID(conn.ID()),
+		ConnOpen:               connOpen(conn),
+		ArrivalSeq:             req.ArrivalSeq(),
+		BodyFingerprint:        bodyFingerprint(req.Version, sums.bodyCrc(), req.Body),
+		TableFingerprint:       sums.TableFingerprint,
+	}
+}
+
+// registrationFields are the log fields of a registration.
+func registrationFields(conn *remoting.Conn, h *registerBrokerRequestHeader) logrus.Fields {
+	return logrus.Fields{"cluster": truncated(h.ClusterName), "brokerName": truncated(h.BrokerName), "brokerId": h.BrokerID,
+		"brokerAddr": truncated(h.BrokerAddr), "peer": conn.RemoteAddr()}
+}
+
+// registered answers an applied registration: the master's addresses for a
+// slave, the order-topic config when returnOrderTopicConfigToBroker is on.
+// It remembers the broker's connection and queues the notifications.
+func (ns *NameServer) registered(conn *remoting.Conn, req *remoting.Command, result route.RegisterBrokerResult,
+	events []route.MinBrokerIDChange, outcome *registrationOutcome) *remoting.Command {
+	outcome.result = metrics.ResultSuccess
+	if ns.brokers.remember(conn) {
+		ns.obs.metrics.BrokerConnOpened()
+	}
+	ns.notifier.send(events)
 	respHeader := registerBrokerResponseHeader{}
 	if result.HAServerAddr != "" {
 		respHeader.HAServerAddr = &result.HAServerAddr
@@ -143,6 +194,15 @@ type registrationSums struct {
 	kind *string
 }
 
+// bodyCrc is the body's CRC as the bodyCrc32 header field carries it.
+func (s registrationSums) bodyCrc() int32 { return int32(s.CRC & 0x7FFFFFFF) }
+
+// crcMatches says whether the body matches the header's bodyCrc32 (0: not
+// given, nothing to check).
+func (s registrationSums) crcMatches(h *registerBrokerRequestHeader) bool {
+	return h.BodyCrc32 == 0 || s.bodyCrc() == h.BodyCrc32
+}
+
 // setKind records the registration's kind, if anyone asked.
 func (s registrationSums) setKind(kind string) {
 	if s.kind != nil {
@@ -150,14 +210,20 @@ func (s registrationSums) setKind(kind string) {
 	}
 }
 
+// quickVersionWithin is how far into a body quickRegisterBroker looks for
+// its DataVersion: brokers write it within the first hundred bytes, and a
+// body that puts its topic table first is left to the worker rather than
+// scanned on the event loop.
+const quickVersionWithin = 16 << 10
+
 // sumRegistrationBody reads what the registration needs of its body before
 // deciding whether to decode it: its CRC (taken by the server as a large
 // frame arrived, or computed here), and for a body that may skip decoding
-// its DataVersion and table fingerprint (route.SumRegisterBrokerBodyWithCRC,
-// which reads only the bytes up to the version). The fingerprint is
-// recorded with a full apply too, so that the next new DataVersion with the
-// same table can skip it.
-func sumRegistrationBody(req *remoting.Command, compressed bool) registrationSums {
+// its DataVersion and table fingerprint (route.SumRegisterBrokerBodyWithin,
+// which reads only the bytes up to the version, and no further than its
+// first within bytes). The fingerprint is recorded with a full apply too, so
+// that the next new DataVersion with the same table can skip it.
+func sumRegistrationBody(req *remoting.Command, compressed bool, within int) registrationSums {
 	crc, known := req.BodyCRC32()
 	if !known {
 		crc = crcfast.Checksum(req.Body)
@@ -165,7 +231,7 @@ func sumRegistrationBody(req *remoting.Command, compressed bool) registrationSum
 	if !maySkipBody(req.Version, compressed, req.Body) {
 		return registrationSums{RegisterBrokerBodySums: route.RegisterBrokerBodySums{CRC: crc}}
 	}
-	sums, err := route.SumRegisterBrokerBodyWithCRC(req.Body, crc)
+	sums, err := route.SumRegisterBrokerBodyWithin(req.Body, crc, within)
 	return registrationSums{RegisterBrokerBodySums: sums, skippable: err == nil}
 }
 

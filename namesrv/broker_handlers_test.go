@@ -13,6 +13,7 @@ import (
 	"github.com/gonamesrv/gonamesrv/internal/nstest"
 	"github.com/gonamesrv/gonamesrv/namesrv/config"
 	"github.com/gonamesrv/gonamesrv/namesrv/kvconfig"
+	"github.com/gonamesrv/gonamesrv/namesrv/metrics"
 	"github.com/gonamesrv/gonamesrv/remoting"
 	"github.com/gonamesrv/gonamesrv/route"
 )
@@ -466,4 +467,91 @@ func mustTableFingerprint(t *testing.T, body []byte) uint64 {
 		t.Fatalf("fingerprint %x, %v", fp, err)
 	}
 	return fp
+}
+
+// TestUnchangedRegistrationAnsweredOnTheLoopAlike: a re-registration of the
+// same body, and of a new DataVersion over the same table, is answered on
+// the event loop (registrations_on_event_loop_total), with the answer the
+// worker gave the first time: a slave's master addresses and the order
+// topic config. A changed table still goes to the worker.
+func TestUnchangedRegistrationAnsweredOnTheLoopAlike(t *testing.T) {
+	s := startServer(t, nil)
+	putKV(t, s, kvconfig.OrderTopicConfigNamespace, "TopicA", "broker-a:4")
+	onLoop := func() float64 { return counterValue(t, s, "rocketmq_namesrv_registrations_on_event_loop_total") }
+	brokers := []nstest.Broker{nstest.BrokerAMaster, nstest.BrokerASlave}
+	var first []*remoting.Command
+	for _, b := range brokers {
+		first = append(first, nstest.Register(t, s.client, b))
+	}
+	if n := onLoop(); n != 0 {
+		t.Fatalf("%v first registrations answered on the loop, want 0: they apply a table", n)
+	}
+	for i, b := range brokers {
+		again := nstest.Register(t, s.client, b)
+		if again.Code != first[i].Code || again.Remark != first[i].Remark || !maps.Equal(again.ExtFields, first[i].ExtFields) ||
+			string(again.Body) != string(first[i].Body) {
+			t.Fatalf("%s: loop answer %+v, want the worker's %+v", b.Addr, *again, *first[i])
+		}
+	}
+	if len(first[1].ExtFields["masterAddr"]) == 0 || len(first[0].Body) == 0 {
+		t.Fatalf("the answers compared carry no master address or order config: %v, %q", first[1].ExtFields, first[0].Body)
+	}
+	if n := onLoop(); n != 2 {
+		t.Fatalf("%v unchanged re-registrations answered on the loop, want 2", n)
+	}
+	changed := nstest.BrokerAMaster
+	changed.Topics = map[string]int32{nstest.SharedTopic: 8, "TopicA": 4, "TopicNew": 2}
+	changed.Version.Counter++
+	nstest.Register(t, s.client, changed)
+	if n := onLoop(); n != 2 || !s.topicExists("TopicNew") {
+		t.Fatalf("a changed table: %v answered on the loop (want 2), TopicNew routed: %v", n, s.topicExists("TopicNew"))
+	}
+}
+
+// TestQuickRegistrationLeavesRefusalsToTheWorker: an unchanged body that the
+// worker refuses (a wrong bodyCrc32, a heartbeat timeout out of range) is
+// not answered on the loop; the worker refuses it and counts it once.
+func TestQuickRegistrationLeavesRefusalsToTheWorker(t *testing.T) {
+	s := startServer(t, nil)
+	b := nstest.BrokerAMaster
+	nstest.Register(t, s.client, b)
+	badCRC := b.RegisterRequest()
+	sum, _ := strconv.ParseInt(badCRC.ExtFields["bodyCrc32"], 10, 64)
+	badCRC.ExtFields["bodyCrc32"] = strconv.FormatInt(sum^1, 10)
+	mustRefuse(t, nstest.Invoke(t, s.client, badCRC), "crc32 not match")
+	badTimeout := b.RegisterRequest()
+	badTimeout.ExtFields["heartbeatTimeoutMillis"] = "0"
+	mustRefuse(t, nstest.Invoke(t, s.client, badTimeout), "register broker refused")
+	if n := counterValue(t, s, "rocketmq_namesrv_registrations_on_event_loop_total"); n != 0 {
+		t.Fatalf("%v refused registrations answered on the loop", n)
+	}
+	if n := countLogged(s.hook, "register broker: crc32 not match"); n != 1 {
+		t.Fatalf("the CRC refusal logged %d times, want once", n)
+	}
+}
+
+// TestQuickRegistrationReadsOnlyTheBodysHead: a body whose DataVersion lies
+// past the first quickVersionWithin bytes (behind a long filter-server list)
+// is never answered on the loop, yet registers as always.
+func TestQuickRegistrationReadsOnlyTheBodysHead(t *testing.T) {
+	s := startServer(t, nil)
+	b := nstest.BrokerAMaster
+	filters := make([]string, 0, 1000)
+	for i := range cap(filters) {
+		filters = append(filters, fmt.Sprintf("10.0.%d.%d:40000", i/250, i%250))
+	}
+	body := route.EncodeRegisterBrokerBody(nil, &route.RegisterBrokerBody{TopicConfigSerializeWrapper: b.Wrapper(),
+		FilterServerList: filters}, b.Version)
+	if at := strings.Index(string(body), `"dataVersion"`); at < quickVersionWithin {
+		t.Fatalf("the version is at byte %d, within the %d the loop reads", at, quickVersionWithin)
+	}
+	for range 3 {
+		nstest.MustCode(t, nstest.Invoke(t, s.client, b.RequestWith(body)), remoting.SUCCESS)
+	}
+	if n := counterValue(t, s, "rocketmq_namesrv_registrations_on_event_loop_total"); n != 0 {
+		t.Fatalf("%v registrations with a far version answered on the loop, want 0", n)
+	}
+	if got := counterSum(t, s, "rocketmq_namesrv_registrations_total", "kind", metrics.RegistrationUnchanged); got != 2 {
+		t.Fatalf("%v unchanged registrations on the worker, want 2", got)
+	}
 }

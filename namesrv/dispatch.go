@@ -60,6 +60,13 @@ func (ns *NameServer) handlerTable() []handlerSpec {
 	}
 }
 
+// quickHandlers are tried on the event loop before the slow handler of
+// their code (remoting.TryFirst), while its class is unguarded: they have
+// no access check of their own.
+func (ns *NameServer) quickHandlers() map[int32]remoting.Handler {
+	return map[int32]remoting.Handler{remoting.REGISTER_BROKER: ns.quickRegisterBroker}
+}
+
 // adminPool is the worker pool of the slow admin writes (KV and config
 // changes, perm changes, topic deletes), apart from the default pool of the
 // brokers' registrations: an operator draining a broker's write permission
@@ -89,8 +96,13 @@ func (spec handlerSpec) handleOptions() []remoting.HandleOption {
 }
 
 func (ns *NameServer) registerHandlers() {
+	quick := ns.quickHandlers()
 	for _, spec := range ns.handlerTable() {
-		ns.server.Handle(spec.code, ns.guarded(spec), spec.handleOptions()...)
+		opts := spec.handleOptions()
+		if q, ok := quick[spec.code]; ok && spec.slow && !ns.acl.Guards(aclClasses[spec.class]) {
+			opts = append(opts, remoting.TryFirst(q))
+		}
+		ns.server.Handle(spec.code, ns.guarded(spec), opts...)
 	}
 	// The fast path answers from the frame's bytes, before any access check:
 	// it serves a class only while that class is unguarded (ACL off).

@@ -127,3 +127,27 @@ func counterValue(t *testing.T, s *testServer, name string) float64 {
 	}
 	return -1
 }
+
+// counterSum adds up the series of counter name of s's metrics whose label
+// has the given value.
+func counterSum(t *testing.T, s *testServer, name, label, value string) float64 {
+	t.Helper()
+	families, err := s.ns.obs.metrics.Registry.Gather()
+	if err != nil {
+		t.Fatal(err)
+	}
+	sum := 0.0
+	for _, f := range families {
+		if f.GetName() != name {
+			continue
+		}
+		for _, m := range f.Metric {
+			for _, l := range m.Label {
+				if l.GetName() == label && l.GetValue() == value {
+					sum += m.Counter.GetValue()
+				}
+			}
+		}
+	}
+	return sum
+}

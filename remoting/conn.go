@@ -48,6 +48,9 @@ type Conn struct {
 	assembly *frameAssembly
 	// arrivals counts the requests dispatched (arrival.go); event loop only.
 	arrivals uint64
+	// onPools counts its requests queued or running on a worker pool; a
+	// TryFirst handler is tried only while it is 0.
+	onPools atomic.Int32
 	// loop is the state of the connection's event loop (its header memo,
 	// its connection count), shared with the loop's other connections; nil
 	// for a connection served outside gnet's loops.

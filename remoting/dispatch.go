@@ -53,6 +53,13 @@ func (s *Server) dispatch(conn *Conn, request *Command, out []byte) (framed, bod
 	case !found:
 		response = NewResponse(request, REQUEST_CODE_NOT_SUPPORTED, unsupportedRemark(request.Code))
 	case r.slow:
+		if r.quick != nil && conn.onPools.Load() == 0 {
+			started = monotonicNanos()
+			if response = s.runHandler(r.quick, conn, request); response != nil {
+				break
+			}
+			started = 0
+		}
 		if response = s.submitSlow(conn, request, r); response == nil {
 			return out, nil
 		}
@@ -81,9 +88,11 @@ func (s *Server) submitSlow(conn *Conn, request *Command, r route) *Command {
 	if !ok {
 		pool = s.pools[""]
 	}
+	conn.onPools.Add(1)
 	if pool.submit(slowJob{conn: conn, request: request, handler: r.handler, pool: pool}) {
 		return nil
 	}
+	conn.onPools.Add(-1)
 	return s.busy(conn, request, r.pool, "slow pool full, answering SYSTEM_BUSY")
 }
 
@@ -103,6 +112,7 @@ func (s *Server) busy(conn *Conn, request *Command, pool, why string) *Command {
 func (s *Server) runSlowJob(job slowJob) {
 	started := monotonicNanos()
 	response := s.runHandler(job.handler, job.conn, job.request)
+	job.conn.onPools.Add(-1)
 	s.memory.releaseRequest(job.request)
 	frame, body := s.appendResponseParts(nil, job.conn, job.request, response)
 	s.answered(job.request, response, started, len(frame)+len(body))

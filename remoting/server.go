@@ -35,11 +35,21 @@ func SlowIn(pool string) HandleOption {
 	return func(r *route) { r.slow, r.pool = true, pool }
 }
 
+// TryFirst gives a Slow or SlowIn handler a quick one that the event loop
+// tries first. quick answers what it can serve at once (no waiting for a
+// lock, no large body decoded, no file written) and returns nil for the
+// rest, leaving the request as it found it: those go to the pool as they
+// would without it. It is not tried while a request of the same connection
+// is on a pool, so that its answer never overtakes the work of an earlier
+// request of that connection.
+func TryFirst(quick Handler) HandleOption { return func(r *route) { r.quick = quick } }
+
 // route is the dispatch entry of one request code.
 type route struct {
 	handler Handler
 	slow    bool
-	pool    string // "" is the default pool
+	pool    string  // "" is the default pool
+	quick   Handler // TryFirst's, tried on the event loop before a slow handler; nil: none
 }
 
 // dispatchTable is replaced as a whole on every change, so the event loops

@@ -12,6 +12,10 @@ var (
 	// (RegisterBrokerRequest.UndecodedDataVersion) can no longer take the
 	// unchanged fast path; the daemon decodes the body and registers again.
 	ErrTopicTableRequired = errors.New("route: topic table required")
+	// ErrWriterBusy says a RegisterBrokerRequest.NoWait registration found
+	// the writer lock held and changed nothing; the daemon applies it again
+	// where it may wait.
+	ErrWriterBusy = errors.New("route: writer lock held")
 	// ErrMissingField rejects a request whose required field is empty
 	// (quirk Q4 fixed: Java would half-apply it).
 	ErrMissingField = errors.New("route: missing required field")

@@ -61,6 +61,12 @@ type RegisterBrokerRequest struct {
 	// Version is the request's version (the broker's MQVersion), shown to
 	// operators only.
 	Version int32
+	// NoWait is for a caller that must not wait (an event loop): the
+	// registration is applied only if the writer lock is free at once
+	// (ErrWriterBusy otherwise) and only with UndecodedDataVersion
+	// (ErrTopicTableRequired otherwise), so it holds the lock for the
+	// microseconds of a liveness refresh, never for a topic table.
+	NoWait bool
 }
 
 // RegisterBrokerResult is what REGISTER_BROKER answers: the master's
@@ -156,7 +162,9 @@ func (m *Manager) RegisterBroker(req *RegisterBrokerRequest, now time.Time) (Reg
 	if err := req.checkBounds(r.dv); err != nil {
 		return RegisterBrokerResult{}, nil, fmt.Errorf("register %s: %w", truncateForLog(req.BrokerAddr), err)
 	}
-	m.mu.Lock()
+	if err := m.lockFor(req, r); err != nil {
+		return RegisterBrokerResult{}, nil, fmt.Errorf("register %s: %w", req.BrokerAddr, err)
+	}
 	defer m.unlock()
 	if req.ConnOpen != nil && !req.ConnOpen() {
 		return RegisterBrokerResult{}, nil, fmt.Errorf("register %s: %w", req.BrokerAddr, ErrConnectionGone)
@@ -178,6 +186,20 @@ func (m *Manager) RegisterBroker(req *RegisterBrokerRequest, now time.Time) (Reg
 	}
 	m.registrationApplied(req)
 	return result, changes, nil
+}
+
+// lockFor takes the writer lock for r: at once or not at all for a NoWait
+// request, which must also carry no topic table.
+func (m *Manager) lockFor(req *RegisterBrokerRequest, r *registration) error {
+	switch {
+	case !req.NoWait:
+		m.mu.Lock()
+	case r.wrapper != nil:
+		return ErrTopicTableRequired
+	case !m.mu.TryLock():
+		return ErrWriterBusy
+	}
+	return nil
 }
 
 // register runs the steps of 4.3 in a transaction; the caller commits, also

@@ -97,3 +97,35 @@ func TestFilterServersFollowRegistrations(t *testing.T) {
 		t.Fatal("empty list did not remove the filter servers")
 	}
 }
+
+// A NoWait registration applies an undecoded body only, and only when it
+// gets the writer lock at once; refused, it changes nothing.
+func TestNoWaitRegistrationNeverWaitsNorAppliesATable(t *testing.T) {
+	m := NewManager(Config{})
+	b := defaultMaster()
+	mustRegister(t, m, fingerprinted(b, 5, "T"))
+	withTable := fingerprinted(b, 6, "T", "U")
+	withTable.NoWait = true
+	before := m.current.Load()
+	if _, _, err := m.RegisterBroker(withTable, testNow); !errors.Is(err, ErrTopicTableRequired) {
+		t.Fatalf("NoWait with a topic table: err = %v, want ErrTopicTableRequired", err)
+	}
+	next := b
+	next.dv.Counter++
+	skip := &RegisterBrokerRequest{ClusterName: b.cluster, BrokerAddr: b.addr, BrokerName: b.name, HAServerAddr: b.ha,
+		BrokerID: b.id, EnableActingMaster: b.acting, Conn: b.conn, BodyFingerprint: 5, UndecodedDataVersion: &next.dv,
+		NoWait: true}
+	m.mu.Lock() // another writer
+	_, _, err := m.RegisterBroker(skip, testNow)
+	m.mu.Unlock()
+	if !errors.Is(err, ErrWriterBusy) {
+		t.Fatalf("NoWait under a held lock: err = %v, want ErrWriterBusy", err)
+	}
+	if m.current.Load() != before || routeOf(m, "U") != nil {
+		t.Fatal("a refused NoWait registration changed the tables")
+	}
+	skip.UndecodedDataVersion = &b.dv // the body last applied, again
+	if _, _, err := m.RegisterBroker(skip, testNow); err != nil {
+		t.Fatalf("NoWait with the lock free: %v", err)
+	}
+}

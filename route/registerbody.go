@@ -106,8 +106,17 @@ func SumRegisterBrokerBody(b []byte) (RegisterBrokerBodySums, error) {
 // it reads the bytes up to the end of the DataVersion only, and derives the
 // CRC of the bytes after it from the whole (internal/crcjoin).
 func SumRegisterBrokerBodyWithCRC(b []byte, crc uint32) (RegisterBrokerBodySums, error) {
+	return SumRegisterBrokerBodyWithin(b, crc, len(b))
+}
+
+// SumRegisterBrokerBodyWithin is SumRegisterBrokerBodyWithCRC reading at
+// most the first within bytes: it fails, as for a malformed body, when the
+// DataVersion does not end there, so a caller that must not scan a large
+// topic table (an event loop) never does. Brokers write the version first
+// (fastjson orders "dataVersion" before "topicConfigTable").
+func SumRegisterBrokerBodyWithin(b []byte, crc uint32, within int) (RegisterBrokerBodySums, error) {
 	sums := RegisterBrokerBodySums{CRC: crc}
-	r := jsonReader{data: b}
+	r := jsonReader{data: b[:min(len(b), max(within, 0))]}
 	v, start, end, err := findWrapperDataVersionSpan(&r)
 	if err != nil {
 		return sums, fmt.Errorf("register broker table fingerprint: %w", err)

@@ -174,3 +174,28 @@ func TestSumRegisterBrokerBodyIsOnePassOfBothChecksums(t *testing.T) {
 		}
 	}
 }
+
+func TestSumRegisterBrokerBodyWithinReadsNoFurther(t *testing.T) {
+	dv := DataVersion{Counter: 12, Timestamp: 1700000000000}
+	raw := EncodeRegisterBrokerBody(nil, bodyOf(dv, topicConfig("T", 8, 6), topicConfig("U", 4, 2)), DataVersion{Counter: 3})
+	crc := crc32.ChecksumIEEE(raw)
+	whole, err := SumRegisterBrokerBodyWithCRC(raw, crc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	versionEnd := bytes.Index(raw, EncodeDataVersion(nil, dv)) + len(EncodeDataVersion(nil, dv))
+	if got, err := SumRegisterBrokerBodyWithin(raw, crc, versionEnd); err != nil || got != whole {
+		t.Errorf("within the version's end (%d bytes): %+v, %v; want %+v", versionEnd, got, err, whole)
+	}
+	if _, err := SumRegisterBrokerBodyWithin(raw, crc, versionEnd-1); err == nil {
+		t.Error("a version ending past the limit was read")
+	}
+	// A table written before the version is not scanned past the limit.
+	tableFirst := []byte(`{"topicConfigSerializeWrapper":{"topicConfigTable":{"T":{"topicName":"T"}},"dataVersion":{"counter":1,"stateVersion":0,"timestamp":1}}}`)
+	if _, err := SumRegisterBrokerBodyWithin(tableFirst, crc32.ChecksumIEEE(tableFirst), 48); err == nil {
+		t.Error("a version behind the table was found within 48 bytes")
+	}
+	if _, err := SumRegisterBrokerBodyWithin(tableFirst, crc32.ChecksumIEEE(tableFirst), len(tableFirst)); err != nil {
+		t.Errorf("the whole body: %v", err)
+	}
+}

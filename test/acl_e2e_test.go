@@ -184,6 +184,11 @@ func TestACLBrokerControl(t *testing.T) {
 	if data, code, err := routeOf(ns.Addr, "FarTopic"); err != nil || code != 0 || len(data.QueueDatas) != 1 {
 		t.Fatalf("signed registration: code %d err %v", code, err)
 	}
+	// The same body again, unchanged, is still checked: the event loop's
+	// quick answer to unchanged registrations is off while ACL guards them.
+	if resp := nstest.Invoke(t, unsignedFar, broker.RegisterRequest()); resp.Code != remoting.NO_PERMISSION {
+		t.Fatalf("unsigned unchanged re-registration from 127.0.0.2: code %d %q", resp.Code, resp.Remark)
+	}
 	// A signed heartbeat in the ROCKETMQ binary header verifies the same.
 	heartbeat := remoting.NewRequest(remoting.BROKER_HEARTBEAT, broker.Identity(), nil)
 	heartbeat.SerializeType = remoting.ROCKETMQ

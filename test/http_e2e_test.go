@@ -166,6 +166,7 @@ func TestHTTPMetricsMoveWithRequests(t *testing.T) {
 		{"route query latency observations", value(after, "rocketmq_namesrv_request_duration_seconds", "code", "GET_ROUTEINFO_BY_TOPIC"), found + missing},
 		{"full-table registrations", value(after, "rocketmq_namesrv_registrations_total", "kind", "full_table", "result", "success"), 3},
 		{"unchanged registrations", value(after, "rocketmq_namesrv_registrations_total", "kind", "unchanged", "result", "success"), 1},
+		{"registrations answered on the event loop (the unchanged one)", value(after, "rocketmq_namesrv_registrations_on_event_loop_total"), 1},
 		{"registration bodies observed", value(after, "rocketmq_namesrv_registration_body_bytes"), 4},
 		{"heartbeats", value(after, "rocketmq_namesrv_heartbeats_total"), 1},
 		{"KV puts", value(after, "rocketmq_namesrv_kv_writes_total", "op", "put"), 1},

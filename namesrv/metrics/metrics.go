@@ -74,6 +74,7 @@ type Metrics struct {
 	registrations   map[[2]string]prometheus.Counter
 	regBodyBytes    prometheus.Observer
 	regApplySeconds prometheus.Observer
+	regOnLoop       prometheus.Counter
 	heartbeats      prometheus.Counter
 	unregistrations map[string]prometheus.Counter
 	evictionScans   prometheus.Counter
@@ -138,6 +139,8 @@ func New(src Sources, pools []string, started time.Time) *Metrics {
 	m.regApplySeconds = f.histogram("registration_apply_seconds",
 		"Time to decode a registration's body and apply it to the route tables (the whole handler).",
 		[]float64{.00005, .0001, .00025, .0005, .001, .0025, .005, .01, .025, .05, .1, .25, .5, 1, 2.5})
+	m.regOnLoop = f.counter("registrations_on_event_loop_total",
+		"Successful REGISTER_BROKER requests answered on the event loop (an unchanged topic table, the writer lock free); the rest ran on the worker pool.")
 	m.heartbeats = f.counter("heartbeats_total", "BROKER_HEARTBEAT requests.")
 
 	m.unregistrations = f.counterSet("unregistrations_total",
@@ -229,6 +232,10 @@ func (m *Metrics) Registration(kind, result string, bodyBytes int, took time.Dur
 	m.regBodyBytes.Observe(float64(bodyBytes))
 	m.regApplySeconds.Observe(took.Seconds())
 }
+
+// RegistrationOnLoop counts a registration answered on the event loop (it
+// is counted by Registration too).
+func (m *Metrics) RegistrationOnLoop() { m.regOnLoop.Inc() }
 
 // Heartbeat counts a BROKER_HEARTBEAT.
 func (m *Metrics) Heartbeat() { m.heartbeats.Inc() }

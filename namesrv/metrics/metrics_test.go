@@ -51,6 +51,7 @@ func TestMetricsCountWhatTheHooksSee(t *testing.T) {
 	m.Busy("nope")
 	m.Registration(RegistrationFullTable, ResultSuccess, 4096, 2*time.Millisecond)
 	m.Registration(RegistrationUnchanged, ResultSuccess, 4096, time.Microsecond)
+	m.RegistrationOnLoop()
 	m.Heartbeat()
 	m.Unregistered(CauseConnClose, 2)
 	m.EvictionScan(time.Millisecond, 1)
@@ -73,27 +74,28 @@ rocketmq_namesrv_response_bytes_total 270
 		t.Error(err)
 	}
 	checks := map[string]float64{
-		"rocketmq_namesrv_connections_opened_total":   2,
-		"rocketmq_namesrv_system_busy_total":          3,
-		"rocketmq_namesrv_registrations_total":        2,
-		"rocketmq_namesrv_heartbeats_total":           1,
-		"rocketmq_namesrv_unregistrations_total":      3,
-		"rocketmq_namesrv_eviction_scans_total":       1,
-		"rocketmq_namesrv_evicted_brokers_total":      1,
-		"rocketmq_namesrv_eviction_examined_total":    5,
-		"rocketmq_namesrv_kv_writes_total":            1,
-		"rocketmq_namesrv_kv_persist_failures_total":  1,
-		"rocketmq_namesrv_config_updates_total":       1,
-		"rocketmq_namesrv_live_brokers":               3,
-		"rocketmq_namesrv_queue_datas":                9,
-		"rocketmq_namesrv_pool_queue_depth":           4,
-		"rocketmq_namesrv_request_memory_limit_bytes": 1000,
-		"rocketmq_namesrv_unregister_queue_depth":     2,
-		"rocketmq_namesrv_start_time_seconds":         1000,
-		"rocketmq_namesrv_build_info":                 1,
-		"rocketmq_namesrv_connections_open":           2, // 1 broker + 1 client
-		"rocketmq_namesrv_request_duration_seconds":   -1,
-		"rocketmq_namesrv_registration_body_bytes":    -1,
+		"rocketmq_namesrv_connections_opened_total":          2,
+		"rocketmq_namesrv_system_busy_total":                 3,
+		"rocketmq_namesrv_registrations_total":               2,
+		"rocketmq_namesrv_heartbeats_total":                  1,
+		"rocketmq_namesrv_registrations_on_event_loop_total": 1,
+		"rocketmq_namesrv_unregistrations_total":             3,
+		"rocketmq_namesrv_eviction_scans_total":              1,
+		"rocketmq_namesrv_evicted_brokers_total":             1,
+		"rocketmq_namesrv_eviction_examined_total":           5,
+		"rocketmq_namesrv_kv_writes_total":                   1,
+		"rocketmq_namesrv_kv_persist_failures_total":         1,
+		"rocketmq_namesrv_config_updates_total":              1,
+		"rocketmq_namesrv_live_brokers":                      3,
+		"rocketmq_namesrv_queue_datas":                       9,
+		"rocketmq_namesrv_pool_queue_depth":                  4,
+		"rocketmq_namesrv_request_memory_limit_bytes":        1000,
+		"rocketmq_namesrv_unregister_queue_depth":            2,
+		"rocketmq_namesrv_start_time_seconds":                1000,
+		"rocketmq_namesrv_build_info":                        1,
+		"rocketmq_namesrv_connections_open":                  2, // 1 broker + 1 client
+		"rocketmq_namesrv_request_duration_seconds":          -1,
+		"rocketmq_namesrv_registration_body_bytes":           -1,
 	}
 	families, err := m.Registry.Gather()
 	if err != nil {
