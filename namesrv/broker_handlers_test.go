@@ -5,6 +5,7 @@ import (
 	"maps"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -553,5 +554,74 @@ func TestQuickRegistrationReadsOnlyTheBodysHead(t *testing.T) {
 	}
 	if got := counterSum(t, s, "rocketmq_namesrv_registrations_total", "kind", metrics.RegistrationUnchanged); got != 2 {
 		t.Fatalf("%v unchanged registrations on the worker, want 2", got)
+	}
+}
+
+// TestRegistrationsOnTheLoopAndThePoolInterleave: brokers on connections of
+// their own re-register at once, each round a changed table (the pool), the
+// same body (the loop) or a new DataVersion over the same table (the loop),
+// so quick registrations on both event loops meet each other and the pool's
+// at the writer lock. Every registration succeeds, and each broker ends with
+// what it sent last: its last version stored, its last topic routed.
+func TestRegistrationsOnTheLoopAndThePoolInterleave(t *testing.T) {
+	s := startServer(t, nil)
+	const brokers, rounds = 8, 24
+	mapping := route.DataVersion{Counter: 1, Timestamp: 1700000000000} // moves only with static mappings
+	finals := make([]nstest.Broker, brokers)
+	errs := make(chan error, brokers)
+	var wg sync.WaitGroup
+	for i := range brokers {
+		b := nstest.Broker{Cluster: "InterleaveCluster", Name: fmt.Sprintf("interleave-%d", i),
+			Addr: fmt.Sprintf("127.0.0.1:%d", 21000+i), HAAddr: fmt.Sprintf("127.0.0.1:%d", 22000+i),
+			Topics: map[string]int32{nstest.SharedTopic: 4}, Version: mapping}
+		client := nstest.NewClient(t, s.addr())
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for r := range rounds {
+				switch r % 3 {
+				case 0:
+					b.Topics[fmt.Sprintf("Own-%d-%d", i, r)] = 2
+					b.Version.Counter++
+				case 2:
+					b.Version.Counter++
+				}
+				body := route.EncodeRegisterBrokerBody(nil, &route.RegisterBrokerBody{
+					TopicConfigSerializeWrapper: b.Wrapper(), FilterServerList: []string{}}, mapping)
+				resp, err := client.Invoke(nstest.Context(t), b.RequestWith(body))
+				if err == nil && resp.Code != remoting.SUCCESS {
+					err = fmt.Errorf("code %d %q", resp.Code, resp.Remark)
+				}
+				if err != nil {
+					errs <- fmt.Errorf("%s round %d: %w", b.Name, r, err)
+					return
+				}
+			}
+			finals[i] = b
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Fatal(err)
+	}
+	for i, b := range finals {
+		resp := s.call(t, remoting.QUERY_DATA_VERSION, b.Identity(), route.EncodeDataVersion(nil, b.Version))
+		if resp.ExtFields["changed"] != "false" {
+			t.Errorf("%s: its last version %+v is not the one stored", b.Name, b.Version)
+		}
+		last := fmt.Sprintf("Own-%d-%d", i, (rounds-1)/3*3)
+		if data := nstest.DecodeRoute(t, nstest.RouteQuery(t, s.client, last, 479)); len(data.QueueDatas) != 1 ||
+			data.QueueDatas[0].BrokerName != b.Name {
+			t.Errorf("%s: its last topic %s routes to %+v", b.Name, last, data.QueueDatas)
+		}
+	}
+	onLoop := counterValue(t, s, "rocketmq_namesrv_registrations_on_event_loop_total")
+	if onLoop == 0 || onLoop > brokers*rounds*2/3 {
+		t.Errorf("%v registrations answered on the event loop, want some of the %d unchanged ones", onLoop, brokers*rounds*2/3)
+	}
+	t.Logf("%v of %d unchanged registrations answered on the event loop", onLoop, brokers*rounds*2/3)
+	if n := counterSum(t, s, "rocketmq_namesrv_registrations_total", "result", metrics.ResultSuccess); n != brokers*rounds {
+		t.Errorf("%v successful registrations counted, want %d", n, brokers*rounds)
 	}
 }
