@@ -48,7 +48,8 @@ func scaleWorld(b testing.TB) (*Manager, []brokerInfo) {
 // BenchmarkScale measures, at 100,000 topics on 1,000 brokers, the time
 // the operations that remove many brokers hold the writer lock (each
 // iteration removes the same 100 brokers and registers them again, not
-// timed), and the big lists read from a snapshot.
+// timed), the big lists read from a snapshot, and the cold registration of
+// all 1,000 brokers.
 func BenchmarkScale(b *testing.B) {
 	m, expiring := scaleWorld(b)
 	tables := map[string]map[string]TopicConfig{}
@@ -125,6 +126,16 @@ func BenchmarkScale(b *testing.B) {
 		for b.Loop() {
 			if n := len(m.ClusterInfo().BrokerAddrTable); n != scaleClusters*scaleBrokers {
 				b.Fatalf("%d brokers", n)
+			}
+		}
+	})
+	// The cold registration of the whole layout into an empty Manager, one
+	// broker after the other: what a restarted NameServer goes through.
+	b.Run("coldRegistration1000", func(b *testing.B) {
+		for b.Loop() {
+			fresh, _ := scaleWorld(b)
+			if n := fresh.Counts().LiveBrokers; n != scaleClusters*scaleBrokers {
+				b.Fatalf("%d live brokers", n)
 			}
 		}
 	})

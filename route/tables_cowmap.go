@@ -60,8 +60,15 @@ type cowEditor[K comparable, V any] struct {
 // ownShard returns shard i of the target, cloned first if still shared.
 func (e *cowEditor[K, V]) ownShard(i int) map[K]V {
 	if !e.owned[i] {
-		shard := make(map[K]V, len(e.target.shards[i])+1)
-		maps.Copy(shard, e.target.shards[i])
+		// Clone copies the map's table as it is laid out; a make and a
+		// Copy hashed every key again, and at 100,000 topics a 1,000-topic
+		// registration, whose keys fall in every shard, spent ~60% of its
+		// time there (BenchmarkScale/coldRegistration1000: 6.5-9.3 s ->
+		// 2.5-2.8 s).
+		shard := maps.Clone(e.target.shards[i])
+		if shard == nil {
+			shard = make(map[K]V, 1)
+		}
 		e.target.shards[i] = shard
 		e.owned[i] = true
 	}
