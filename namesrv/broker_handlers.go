@@ -105,7 +105,8 @@ func (ns *NameServer) registerBroker(conn *remoting.Conn, req *remoting.Command)
 // would refuse or log above debug: registerBroker then serves it as before.
 func (ns *NameServer) quickRegisterBroker(conn *remoting.Conn, req *remoting.Command) *remoting.Command {
 	var h registerBrokerRequestHeader
-	if remoting.DecodeHeader(req, &h) != nil || req.Version < 0 || ns.registration.checkHeartbeatTimeout(h.HeartbeatTimeoutMillis) != nil {
+	if remoting.DecodeHeader(req, &h) != nil || req.Version < 0 || ns.registration.checkHeartbeatTimeout(h.HeartbeatTimeoutMillis) != nil ||
+		!maySkipBody(req.Version, h.Compressed, req.Body) { // a body in another format is decoded: the worker's, no CRC taken here
 		return nil
 	}
 	outcome := registrationOutcome{started: time.Now(), bodyBytes: len(req.Body)}

@@ -552,6 +552,14 @@ func TestQuickRegistrationReadsOnlyTheBodysHead(t *testing.T) {
 	if n := counterValue(t, s, "rocketmq_namesrv_registrations_on_event_loop_total"); n != 0 {
 		t.Fatalf("%v registrations with a far version answered on the loop, want 0", n)
 	}
+	// Nor is a compressed body, which is always decoded.
+	compressed := nstest.BrokerB
+	for range 2 {
+		nstest.MustCode(t, nstest.Invoke(t, s.client, compressed.RequestWith(mustCompressedBody(t, compressed))), remoting.SUCCESS)
+	}
+	if n := counterValue(t, s, "rocketmq_namesrv_registrations_on_event_loop_total"); n != 0 {
+		t.Fatalf("%v compressed registrations answered on the loop, want 0", n)
+	}
 	if got := counterSum(t, s, "rocketmq_namesrv_registrations_total", "kind", metrics.RegistrationUnchanged); got != 2 {
 		t.Fatalf("%v unchanged registrations on the worker, want 2", got)
 	}
