@@ -2,6 +2,7 @@ package remoting
 
 import (
 	"fmt"
+	"hash/maphash"
 	"strconv"
 	"strings"
 	"sync"
@@ -90,7 +91,9 @@ func TestHeaderMemoAnswersWhatTheScanWouldWithEveryOpaque(t *testing.T) {
 }
 
 func TestHeaderMemoScansWhatDiffersFromWhatItKeeps(t *testing.T) {
-	m := newFastHeaderMemo()
+	// broker a and broker b in slots of their own: with one in 256 seeds
+	// they share one, and the memo (rightly) keeps only the last of them
+	m := memoKeepingApart(t, javaHeader(BROKER_HEARTBEAT, brokerA, 1, 479), javaHeader(BROKER_HEARTBEAT, brokerB, 1, 479))
 	cases := []struct {
 		name string
 		data []byte
@@ -124,6 +127,28 @@ func TestHeaderMemoScansWhatDiffersFromWhatItKeeps(t *testing.T) {
 			t.Errorf("%s: taken from the memo %v, want %v", c.name, memo, c.memo)
 		}
 	}
+}
+
+// memoKeepingApart is a memo whose seed puts each of headers (in Java's
+// layout) in a slot of its own.
+func memoKeepingApart(t *testing.T, headers ...[]byte) *fastHeaderMemo {
+	t.Helper()
+	for range 100 {
+		m := newFastHeaderMemo()
+		slots := map[uint64]bool{}
+		for _, data := range headers {
+			start, _, found := javaOpaqueSpan(data)
+			if !found {
+				t.Fatalf("%s is not in Java's layout", data)
+			}
+			slots[maphash.Bytes(m.seed, data[:start])%fastHeaderMemoSize] = true
+		}
+		if len(slots) == len(headers) {
+			return m
+		}
+	}
+	t.Fatal("no seed keeps the headers apart")
+	return nil
 }
 
 // A memo entry is two headers' worth of bytes at most, kept in the slot
