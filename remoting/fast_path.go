@@ -27,9 +27,9 @@ type FastRouteQuery struct {
 type FastRouteHandler func(q FastRouteQuery, dst []byte) (body []byte, ok bool)
 
 // HandleFastRoute installs h for GET_ROUTEINFO_BY_TOPIC requests whose JSON
-// header holds nothing but code, flag 0, language, opaque, version,
+// header holds nothing but code, flag 0, language, opaque, version, remark,
 // serializeTypeCurrentRPC and the ext fields topic and acceptStandardJsonOnly
-// (what Java clients send). For those the event loop reads the header
+// (what the Java and the Go clients send, in any key order). For those the event loop reads the header
 // straight from the frame, without a map or a Command, and writes the answer
 // frame in place behind the other answers of the same read, from a header
 // encoded once with only the opaque written: the same bytes the normal path
@@ -226,10 +226,9 @@ type knownIdentity struct {
 }
 
 // scanFastHeader reads a JSON request header without building a map; ok is
-// false for anything unusual (unknown keys, a remark, a language given as a
-// number, more than maxFastExtFields ext fields or a value that is not a
-// string, a response or a one-way request), which the normal path then
-// decodes.
+// false for anything unusual (unknown keys, a language given as a number,
+// more than maxFastExtFields ext fields or a value that is not a string, a
+// response or a one-way request), which the normal path then decodes.
 // sortedHeaderKeys are a request header's keys as Java writes them (in
 // name order), with their quotes and colon: at each key the scan first
 // tries the one Java would write next, a comparison of a few bytes instead
@@ -287,6 +286,12 @@ func scanFastHeader(data []byte) (h fastHeader, ok bool) {
 			h.version, err = s.readInt32()
 		case "language", "serializeTypeCurrentRPC":
 			_, err = s.readStringBytes()
+		case "remark":
+			// a request's remark answers nothing (the Go client always
+			// sends an empty one); read as the decoder reads it
+			if !s.consumeLiteral("null") {
+				_, err = s.readStringBytes()
+			}
 		case "extFields":
 			if !s.readFastExtFields(&h.ext) {
 				return h, false

@@ -2,6 +2,7 @@ package remoting
 
 import (
 	"bytes"
+	"encoding/binary"
 	"strconv"
 	"sync/atomic"
 	"testing"
@@ -77,9 +78,14 @@ func TestFastRouteAnswersTheSameBytesAsTheNormalPath(t *testing.T) {
 	var fastCount, none atomic.Int32
 	normal := dialRaw(t, fastServer(t, false, &none))
 	fast := dialRaw(t, fastServer(t, true, &fastCount))
+	frames := map[string][]byte{}
 	for name, req := range requests {
+		frames[name] = mustEncode(t, req)
+	}
+	// rocketmq-client-go's layout: keys in its struct's order, an empty remark
+	frames["Go client"] = rawJSONFrame(`{"code":105,"language":"GO","version":317,"opaque":12,"flag":0,"remark":"","extFields":{"topic":"T7"}}`)
+	for name, frame := range frames {
 		// several in one write, as pipelining clients send them
-		frame := mustEncode(t, req)
 		batch := bytes.Repeat(frame, 3)
 		normal.write(batch)
 		fast.write(batch)
@@ -95,17 +101,29 @@ func TestFastRouteAnswersTheSameBytesAsTheNormalPath(t *testing.T) {
 	if got := fast.read(); got.Opaque != plain.Opaque {
 		t.Fatalf("answer after a one-way request: %+v", got)
 	}
-	// plain, accept standard, escaped topic, both heartbeats (the declined
-	// one counted too) and both data versions three times each, then the last plain
-	if n := fastCount.Load(); n != 3*7+1 || none.Load() != 0 {
-		t.Fatalf("%d answers on the fast path, want 22", n)
+	// plain, accept standard, escaped topic, remark, Go client, both
+	// heartbeats (the declined one counted too) and both data versions three
+	// times each, then the last plain
+	if n := fastCount.Load(); n != 3*9+1 || none.Load() != 0 {
+		t.Fatalf("%d answers on the fast path, want 28", n)
 	}
+}
+
+// rawJSONFrame frames a JSON header as written, without a body.
+func rawJSONFrame(header string) []byte {
+	frame := binary.BigEndian.AppendUint32(nil, uint32(4+len(header)))
+	frame = binary.BigEndian.AppendUint32(frame, uint32(len(header)))
+	return append(frame, header...)
 }
 
 func TestFastHeaderScanTakesOnlyPlainRouteQueriesAndHeartbeats(t *testing.T) {
 	accepted := []string{
 		`{"code":105,"extFields":{"topic":"T"},"flag":0,"language":"JAVA","opaque":5,"serializeTypeCurrentRPC":"JSON","version":479}`,
 		` { "opaque" : 5 , "code" : 105 , "extFields" : { "topic" : "T" , "acceptStandardJsonOnly" : "false" } } `,
+		// the Go client's layout, with its empty remark
+		`{"code":105,"language":"GO","version":317,"opaque":5,"flag":0,"remark":"","extFields":{"topic":"T"}}`,
+		`{"code":105,"extFields":{"topic":"T"},"opaque":5,"remark":"x\u0041"}`,
+		`{"code":105,"extFields":{"topic":"T"},"opaque":5,"remark":null}`,
 	}
 	for _, header := range accepted {
 		h, ok := scanFastHeader([]byte(header))
@@ -120,7 +138,8 @@ func TestFastHeaderScanTakesOnlyPlainRouteQueriesAndHeartbeats(t *testing.T) {
 		`{"code":106,"extFields":{"topic":"T"},"opaque":5}`,              // another code
 		`{"code":105,"extFields":{"topic":""},"opaque":5}`,               // no topic
 		`{"code":105,"extFields":{"topic":"T"}}`,                         // no opaque
-		`{"code":105,"extFields":{"topic":"T"},"opaque":5,"remark":"x"}`, // remark
+		`{"code":105,"extFields":{"topic":"T"},"opaque":5,"remark":1}`,   // a remark the decoder refuses
+		`{"code":105,"extFields":{"topic":"T"},"opaque":5,"remark":"\x"}`, // a bad escape
 		`{"code":105,"extFields":{"topic":"T"},"opaque":5,"language":3}`, // numeric language
 		`{"code":105,"extFields":{"topic":"T","acceptStandardJsonOnly":"yes"},"opaque":5}`,
 		`{"code":105,"extFields":{"topic":1},"opaque":5}`,
@@ -162,6 +181,7 @@ func FuzzFastHeaderAgreesWithTheDecoder(f *testing.F) {
 		`{"code":322,"language":"GO","version":317,"opaque":9,"flag":0,"extFields":{"brokerId":"0","brokerAddr":"a","brokerName":"b","clusterName":"c"}}`,
 		` { "opaque" : 5 , "code" : 105 , "extFields" : { "topic" : "T\u0041" } } `,
 		`{"code":105,"code":106,"extFields":{"topic":"T"},"opaque":5}`,
+		`{"code":105,"language":"GO","version":317,"opaque":5,"flag":0,"remark":"","extFields":{"topic":"T"}}`,
 	} {
 		f.Add([]byte(seed))
 	}
@@ -192,6 +212,7 @@ func BenchmarkScanFastHeader(b *testing.B) {
 	for name, header := range map[string]string{
 		"heartbeat": `{"code":904,"extFields":{"brokerAddr":"127.0.0.1:10911","brokerName":"broker-a","clusterName":"DefaultCluster"},"flag":0,"language":"JAVA","opaque":123456,"serializeTypeCurrentRPC":"JSON","version":479}`,
 		"route":     `{"code":105,"extFields":{"topic":"TopicTest-0001"},"flag":0,"language":"JAVA","opaque":123456,"serializeTypeCurrentRPC":"JSON","version":479}`,
+		"route-go":  `{"code":105,"language":"GO","version":317,"opaque":123456,"flag":0,"remark":"","extFields":{"topic":"TopicTest-0001"}}`,
 	} {
 		data := []byte(header)
 		b.Run(name, func(b *testing.B) {

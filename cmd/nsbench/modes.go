@@ -49,12 +49,13 @@ var modes = map[string]mode{
 	"route": measuringMode("seed B brokers with T topics, query random topics at each load of -loads, check every answer",
 		func(e *scenario.Env, o *options) (scenario.Result, error) {
 			loads, _ := parseLoads(o.loads)
-			return scenario.Route(e, o.spec, loads, nil)
+			clients, _ := parseClients(o.routeHeaders)
+			return scenario.Route(e, o.spec, loads, clients, nil)
 		}),
 	"heartbeat": measuringMode("BROKER_HEARTBEAT, then QUERY_DATA_VERSION, for seeded brokers at the first load of -loads",
 		func(e *scenario.Env, o *options) (scenario.Result, error) {
 			loads, _ := parseLoads(o.loads)
-			return scenario.Route(e, o.spec, nil, &loads[0])
+			return scenario.Route(e, o.spec, nil, nil, &loads[0])
 		}),
 	"register": measuringMode("every broker re-registers every -interval with a changed table, a new data version of the same table, the unchanged body (-changed)",
 		func(e *scenario.Env, o *options) (scenario.Result, error) {

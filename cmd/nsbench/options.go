@@ -21,10 +21,13 @@ type options struct {
 	warmup     time.Duration
 	duration   time.Duration
 	loads      string
-	spec       load.LayoutSpec
-	interval   time.Duration
-	changed    string
-	idleConns  int
+	// routeHeaders names the clients whose header layouts the route queries
+	// copy (-route-headers).
+	routeHeaders string
+	spec         load.LayoutSpec
+	interval     time.Duration
+	changed      string
+	idleConns    int
 	// stormRounds is the number of jmh-route storm rounds per server.
 	stormRounds int
 	// scaleClients and scaleSources: the scale mode's client connections
@@ -61,6 +64,7 @@ func defaultOptions(mode string) *options {
 		warmup:       time.Second,
 		duration:     5 * time.Second,
 		loads:        "64x1,64x8",
+		routeHeaders: "java",
 		spec:         load.LayoutSpec{Clusters: 1, BrokersPerCluster: 8, TopicsPerCluster: 100, QueueNums: 8},
 		changed:      "both",
 		idleConns:    10000,
@@ -98,6 +102,7 @@ func (o *options) flagSet(mode string, output io.Writer) *flag.FlagSet {
 	fs.DurationVar(&o.warmup, "warmup", o.warmup, "warm-up before each measured phase")
 	fs.DurationVar(&o.duration, "duration", o.duration, "measured time of each phase")
 	fs.StringVar(&o.loads, "loads", o.loads, "comma-separated loads, CONNSxINFLIGHT (route: one phase each; other modes use the first)")
+	fs.StringVar(&o.routeHeaders, "route-headers", o.routeHeaders, "route: comma-separated clients whose request header layout the route queries copy, java and/or go (one phase each per load)")
 	fs.IntVar(&o.spec.Clusters, "clusters", o.spec.Clusters, "clusters to seed")
 	fs.IntVar(&o.spec.BrokersPerCluster, "brokers", o.spec.BrokersPerCluster, "brokers per cluster, each on its own connection")
 	fs.IntVar(&o.spec.TopicsPerCluster, "topics", o.spec.TopicsPerCluster, "topics per cluster, registered by every broker of the cluster")
@@ -155,8 +160,24 @@ func (o *options) validate() error {
 	if o.duration <= 0 || o.warmup < 0 {
 		return fmt.Errorf("-duration %v -warmup %v: want a positive duration and a warm-up >= 0", o.duration, o.warmup)
 	}
+	if _, err := parseClients(o.routeHeaders); err != nil {
+		return err
+	}
 	_, err := parseLoads(o.loads)
 	return err
+}
+
+// parseClients reads "java,go".
+func parseClients(text string) ([]load.Client, error) {
+	var clients []load.Client
+	for _, name := range strings.Split(text, ",") {
+		c, err := load.ParseClient(strings.TrimSpace(name))
+		if err != nil {
+			return nil, fmt.Errorf("-route-headers %q: %w", text, err)
+		}
+		clients = append(clients, c)
+	}
+	return clients, nil
 }
 
 // parseLoads reads "64x1,64x8".

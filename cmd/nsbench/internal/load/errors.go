@@ -10,4 +10,6 @@ var (
 	ErrSeedRefused = errors.New("load: seeding registration refused")
 	// ErrBadAnswer: an answer could not be read.
 	ErrBadAnswer = errors.New("load: unreadable answer")
+	// ErrBadSpec: a flag names no known value.
+	ErrBadSpec = errors.New("load: unknown value")
 )

@@ -43,9 +43,10 @@ type Layout struct {
 	// topicCluster maps a global topic index to its cluster.
 	topicCluster []int
 	topics       []string
-	// routeSet is the route queries of every topic, built on first use.
-	routeOnce sync.Once
-	routeSet  *RequestSet
+	// routeSets are the route queries of every topic per client layout,
+	// built on first use.
+	routeMu   sync.Mutex
+	routeSets map[Client]*RequestSet
 }
 
 // LayoutSpec sizes a layout; it is also what a baseline server needs to

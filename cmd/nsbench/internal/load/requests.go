@@ -2,6 +2,9 @@ package load
 
 import (
 	"bytes"
+	"encoding/binary"
+	"encoding/json"
+	"fmt"
 	"hash/crc32"
 	"maps"
 	"slices"
@@ -107,6 +110,63 @@ func RouteRequest(topic string) *remoting.Command {
 	req.Language = remoting.JAVA
 	req.Version = javaClientVersion
 	return req
+}
+
+// goClientVersion is the version rocketmq-client-go v2 writes in every
+// request header.
+const goClientVersion = 317
+
+// Client is whose request layout a stream's route queries copy: the same
+// query reads differently to a server's header scan.
+type Client int
+
+// Clients whose layouts the generator writes.
+const (
+	// JavaClient is the Java 5.3.3 client: fastjson, keys in name order, no
+	// remark, serializeTypeCurrentRPC and acceptStandardJsonOnly absent.
+	JavaClient Client = iota
+	// GoClient is rocketmq-client-go v2: jsoniter over its command struct,
+	// keys in field order, an empty remark, extFields last.
+	GoClient
+)
+
+// ParseClient reads a client's name as the tool's flags give it.
+func ParseClient(name string) (Client, error) {
+	switch name {
+	case "java":
+		return JavaClient, nil
+	case "go":
+		return GoClient, nil
+	}
+	return 0, fmt.Errorf("client %q: want java or go: %w", name, ErrBadSpec)
+}
+
+// String is the client's name in flags and reports.
+func (c Client) String() string {
+	if c == GoClient {
+		return "go"
+	}
+	return "java"
+}
+
+// routeTemplate is client's GET_ROUTEINFO_BY_TOPIC of topic as a template.
+func routeTemplate(client Client, topic string) (Template, error) {
+	if client == JavaClient {
+		return NewTemplate(RouteRequest(topic))
+	}
+	return cutTemplate(GoClientRouteFrame(topic, templateOpaque), remoting.GET_ROUTEINFO_BY_TOPIC)
+}
+
+// GoClientRouteFrame is the GET_ROUTEINFO_BY_TOPIC frame rocketmq-client-go
+// v2 writes (TestGoClientRouteFrameIsWhatTheGoClientWrites compares it with
+// one the real client sent).
+func GoClientRouteFrame(topic string, opaque int32) []byte {
+	quoted, _ := json.Marshal(topic) // a string always encodes
+	header := fmt.Appendf(nil, `{"code":%d,"language":"GO","version":%d,"opaque":%d,"flag":0,"remark":"","extFields":{"topic":%s}}`,
+		remoting.GET_ROUTEINFO_BY_TOPIC, goClientVersion, opaque, quoted)
+	frame := binary.BigEndian.AppendUint32(nil, uint32(4+len(header)))
+	frame = binary.BigEndian.AppendUint32(frame, uint32(len(header))) // serialize type JSON: 0
+	return append(frame, header...)
 }
 
 // HeartbeatRequest is broker b's BROKER_HEARTBEAT.

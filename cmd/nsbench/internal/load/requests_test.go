@@ -2,9 +2,18 @@ package load
 
 import (
 	"bytes"
+	"context"
+	"encoding/binary"
 	"hash/crc32"
+	"io"
+	"net"
 	"strconv"
 	"testing"
+	"time"
+
+	rmqadmin "github.com/apache/rocketmq-client-go/v2/admin"
+	"github.com/apache/rocketmq-client-go/v2/primitive"
+	"github.com/apache/rocketmq-client-go/v2/rlog"
 
 	"github.com/gonamesrv/gonamesrv/remoting"
 	"github.com/gonamesrv/gonamesrv/route"
@@ -119,5 +128,65 @@ func TestExpectRouteRemembersOnlyWhatPassed(t *testing.T) {
 	}
 	if got := check(&remoting.Command{Body: clean}); got != "" {
 		t.Fatalf("the right route again: got %q", got)
+	}
+}
+
+// TestGoClientRouteFrameIsWhatTheGoClientWrites has the Apache Go client
+// ask a listener for a route and compares the frame it sent with
+// GoClientRouteFrame.
+func TestGoClientRouteFrameIsWhatTheGoClientWrites(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	got := make(chan []byte, 1)
+	go func() {
+		conn, err := ln.Accept()
+		if err != nil {
+			got <- nil
+			return
+		}
+		defer conn.Close()
+		_ = conn.SetReadDeadline(time.Now().Add(10 * time.Second))
+		var length [4]byte
+		if _, err := io.ReadFull(conn, length[:]); err != nil {
+			got <- nil
+			return
+		}
+		frame := make([]byte, 4+binary.BigEndian.Uint32(length[:]))
+		copy(frame, length[:])
+		if _, err := io.ReadFull(conn, frame[4:]); err != nil {
+			got <- nil
+			return
+		}
+		got <- frame
+	}()
+	rlog.SetLogLevel("error")
+	adm, err := rmqadmin.NewAdmin(rmqadmin.WithResolver(primitive.NewPassthroughResolver([]string{ln.Addr().String()})))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer adm.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+	defer cancel()
+	go func() { _, _ = adm.FetchPublishMessageQueues(ctx, "Some_Topic-1") }() // never answered
+	frame := <-got
+	if frame == nil {
+		t.Fatal("the Go client sent no whole frame")
+	}
+	_, _, opaque, ok := answerOpaque(frame, 0)
+	if !ok {
+		t.Fatalf("no opaque in %q", frame)
+	}
+	if want := GoClientRouteFrame("Some_Topic-1", opaque); !bytes.Equal(frame, want) {
+		t.Fatalf("the Go client wrote\n%q\nGoClientRouteFrame is\n%q", frame, want)
+	}
+	tmpl, err := routeTemplate(GoClient, "Some_Topic-1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sent := tmpl.Append(nil, opaque); !bytes.Equal(sent, frame) {
+		t.Fatalf("the Go client's template wrote\n%q\nwant\n%q", sent, frame)
 	}
 }

@@ -30,7 +30,7 @@ func AdminRequest(code int32, ext map[string]string) *remoting.Command {
 // RouteStreamOf is RouteStream restricted to the topics of the clusters
 // keep accepts (the others' brokers may be gone).
 func RouteStreamOf(l *Layout, pipes []*Pipe, inFlight int, keep func(cluster int) bool) Stream {
-	all := l.routeRequests()
+	all := l.routeRequests(JavaClient)
 	set := &RequestSet{}
 	for i := range l.TopicCount() {
 		if _, c := l.Topic(i); keep(c) {

@@ -7,28 +7,52 @@ import (
 	"github.com/gonamesrv/gonamesrv/remoting"
 )
 
-// RouteStream queries random topics of the layout from pipes and checks
-// every answer against the seeded brokers.
+// RouteStream queries random topics of the layout from pipes, in the Java
+// client's layout, and checks every answer against the seeded brokers.
 func RouteStream(l *Layout, pipes []*Pipe, inFlight int) Stream {
-	return Stream{Op: "route", Pipes: pipes, InFlight: inFlight, Requests: l.routeRequests()}
+	return RouteStreamAs(JavaClient, l, pipes, inFlight)
 }
 
-// routeRequests is a route query per topic, built once per layout.
-func (l *Layout) routeRequests() *RequestSet {
-	l.routeOnce.Do(func() {
-		checks := make([]*AnswerCheck, len(l.Clusters))
-		for c := range l.Clusters {
-			checks[c] = NewAnswerCheck(l.ExpectRoute(c))
+// RouteStreamAs is RouteStream with the queries in client's layout; its
+// phases are "route" for the Java client and "route-go" for the Go client.
+func RouteStreamAs(client Client, l *Layout, pipes []*Pipe, inFlight int) Stream {
+	return Stream{Op: RouteOp(client), Pipes: pipes, InFlight: inFlight, Requests: l.routeRequests(client)}
+}
+
+// RouteOp is the op route queries in client's layout are reported under.
+func RouteOp(client Client) string {
+	if client == JavaClient {
+		return "route"
+	}
+	return "route-" + client.String()
+}
+
+// routeRequests is a route query per topic in client's layout, built once
+// per layout and client.
+func (l *Layout) routeRequests(client Client) *RequestSet {
+	l.routeMu.Lock()
+	defer l.routeMu.Unlock()
+	if set := l.routeSets[client]; set != nil {
+		return set
+	}
+	checks := make([]*AnswerCheck, len(l.Clusters))
+	for c := range l.Clusters {
+		checks[c] = NewAnswerCheck(l.ExpectRoute(c))
+	}
+	set := &RequestSet{Templates: make([]Template, l.TopicCount()), Checks: make([]*AnswerCheck, l.TopicCount())}
+	for i := range l.TopicCount() {
+		topic, c := l.Topic(i)
+		t, err := routeTemplate(client, topic)
+		if err != nil {
+			panic(err) // the layouts' topics always encode
 		}
-		set := &RequestSet{Templates: make([]Template, l.TopicCount()), Checks: make([]*AnswerCheck, l.TopicCount())}
-		for i := range l.TopicCount() {
-			topic, c := l.Topic(i)
-			set.Templates[i] = MustTemplate(RouteRequest(topic))
-			set.Checks[i] = checks[c]
-		}
-		l.routeSet = set
-	})
-	return l.routeSet
+		set.Templates[i], set.Checks[i] = t, checks[c]
+	}
+	if l.routeSets == nil {
+		l.routeSets = map[Client]*RequestSet{}
+	}
+	l.routeSets[client] = set
+	return set
 }
 
 // RegisterMode says what each re-registration of RegisterStream sends.

@@ -47,10 +47,19 @@ func NewTemplate(req *remoting.Command) (Template, error) {
 	if err != nil {
 		return Template{}, fmt.Errorf("template of code %d: %w", req.Code, err)
 	}
+	if c.SerializeType != remoting.JSON {
+		return Template{}, fmt.Errorf("template of code %d: no JSON opaque in the frame: %w", req.Code, ErrBadAnswer)
+	}
+	return cutTemplate(frame, req.Code)
+}
+
+// cutTemplate makes a template of a JSON request frame encoded with
+// templateOpaque.
+func cutTemplate(frame []byte, code int32) (Template, error) {
 	digits := strconv.AppendInt(nil, templateOpaque, 10)
 	at := bytes.Index(frame, append(bytes.Clone(opaqueKey), digits...))
-	if c.SerializeType != remoting.JSON || at < 0 {
-		return Template{}, fmt.Errorf("template of code %d: no JSON opaque in the frame: %w", req.Code, ErrBadAnswer)
+	if len(frame) < 8 || remoting.SerializeType(frame[4]) != remoting.JSON || at < 0 {
+		return Template{}, fmt.Errorf("template of code %d: no JSON opaque in the frame: %w", code, ErrBadAnswer)
 	}
 	at += len(opaqueKey)
 	return Template{head: frame[:at], tail: frame[at+len(digits):],

@@ -7,11 +7,11 @@ import (
 	"github.com/gonamesrv/gonamesrv/cmd/nsbench/internal/load"
 )
 
-// Route seeds spec into every target, then for each load queries random
-// topics against each target in turn (so a drift of the shared machine hits
-// both alike). With heartbeat set, it then measures BROKER_HEARTBEAT and
+// Route seeds spec into every target, then for each load and each client's
+// header layout queries random topics against each target in turn (so a
+// drift of the shared machine hits both alike). With heartbeat set, it then measures BROKER_HEARTBEAT and
 // QUERY_DATA_VERSION at that load on the same servers.
-func Route(e *Env, spec load.LayoutSpec, loads []Load, heartbeat *Load) (Result, error) {
+func Route(e *Env, spec load.LayoutSpec, loads []Load, clients []load.Client, heartbeat *Load) (Result, error) {
 	maxConns := 1
 	for _, l := range append(slices.Clone(loads), derefOr(heartbeat)) {
 		maxConns = max(maxConns, l.Conns)
@@ -30,12 +30,14 @@ func Route(e *Env, spec load.LayoutSpec, loads []Load, heartbeat *Load) (Result,
 		result.fact(s.server.Kind+" route answer body", float64(size), "bytes")
 	}
 	for _, l := range loads {
-		for _, s := range servers {
-			phases, err := e.run(s, "route", load.RouteStream(s.layout, s.pipes[:l.Conns], l.InFlight))
-			if err != nil {
-				return result, err
+		for _, client := range clients {
+			for _, s := range servers {
+				phases, err := e.run(s, "route", load.RouteStreamAs(client, s.layout, s.pipes[:l.Conns], l.InFlight))
+				if err != nil {
+					return result, err
+				}
+				result.Phases = append(result.Phases, phases...)
 			}
-			result.Phases = append(result.Phases, phases...)
 		}
 	}
 	if heartbeat == nil {

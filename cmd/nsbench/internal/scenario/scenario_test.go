@@ -72,12 +72,13 @@ var smallSpec = load.LayoutSpec{Clusters: 2, BrokersPerCluster: 2, TopicsPerClus
 func TestRouteAndHeartbeatAgainstBothServers(t *testing.T) {
 	e := inProcessEnv(t)
 	hb := Load{Conns: 2, InFlight: 1}
-	result, err := Route(e, smallSpec, []Load{{Conns: 1, InFlight: 1}, {Conns: 2, InFlight: 2}}, &hb)
+	result, err := Route(e, smallSpec, []Load{{Conns: 1, InFlight: 1}, {Conns: 2, InFlight: 2}}, []load.Client{load.JavaClient, load.GoClient}, &hb)
 	if err != nil {
 		t.Fatal(err)
 	}
-	// 2 loads x 2 servers route phases, then 2 ops x 2 servers heartbeats.
-	if len(result.Phases) != 8 {
+	// 2 loads x 2 header layouts x 2 servers route phases, then 2 ops x 2
+	// servers heartbeats.
+	if len(result.Phases) != 12 {
 		t.Fatalf("%d phases", len(result.Phases))
 	}
 	for _, p := range result.Phases {
@@ -86,6 +87,11 @@ func TestRouteAndHeartbeatAgainstBothServers(t *testing.T) {
 		}
 	}
 	r := report.Report{Phases: result.Phases, Facts: result.Facts}
+	for _, target := range []string{report.TargetNamesrv, report.TargetBaseline} {
+		if p, ok := r.Find("route", target, "route-go"); !ok || p.Requests == 0 {
+			t.Fatalf("%s route-go phase %+v %v", target, p, ok)
+		}
+	}
 	if p, ok := r.Find("heartbeat", report.TargetBaseline, "query-data-version"); !ok || p.Conns != 2 {
 		t.Fatalf("baseline query-data-version phase %+v %v", p, ok)
 	}
