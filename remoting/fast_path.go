@@ -26,10 +26,11 @@ type FastRouteQuery struct {
 // ready, anything the handler does not answer from its snapshot alone.
 type FastRouteHandler func(q FastRouteQuery, dst []byte) (body []byte, ok bool)
 
-// HandleFastRoute installs h for GET_ROUTEINFO_BY_TOPIC requests whose JSON
-// header holds nothing but code, flag 0, language, opaque, version, remark,
-// serializeTypeCurrentRPC and the ext fields topic and acceptStandardJsonOnly
-// (what the Java and the Go clients send, in any key order). For those the event loop reads the header
+// HandleFastRoute installs h for GET_ROUTEINFO_BY_TOPIC requests whose
+// header, JSON or binary (ROCKETMQ), holds nothing but code, flag 0,
+// language, opaque, version, remark, serializeTypeCurrentRPC and the ext
+// fields topic and acceptStandardJsonOnly (what the Java and the Go clients
+// send, a JSON header's keys in any order). For those the event loop reads the header
 // straight from the frame, without a map or a Command, and writes the answer
 // frame in place behind the other answers of the same read, from a header
 // encoded once with only the opaque written: the same bytes the normal path
@@ -44,8 +45,8 @@ func (s *Server) HandleFastRoute(h FastRouteHandler) { s.fastRoute.Store(&h) }
 // heartbeat.
 type FastHeartbeatHandler func(cluster, addr string) bool
 
-// HandleFastHeartbeat installs h for BROKER_HEARTBEAT requests whose JSON
-// header carries the ext fields clusterName, brokerAddr and brokerName and
+// HandleFastHeartbeat installs h for BROKER_HEARTBEAT requests whose
+// header (JSON or binary) carries the ext fields clusterName, brokerAddr and brokerName and
 // nothing unusual (see HandleFastRoute); the answer is the plain SUCCESS the
 // normal path writes.
 func (s *Server) HandleFastHeartbeat(h FastHeartbeatHandler) { s.fastHeartbeat.Store(&h) }
@@ -59,35 +60,50 @@ func (s *Server) HandleFastHeartbeat(h FastHeartbeatHandler) { s.fastHeartbeat.S
 type FastDataVersionHandler func(cluster, addr string, body []byte) (answer []byte, changed, ok bool)
 
 // HandleFastDataVersion installs h for QUERY_DATA_VERSION requests whose
-// JSON header carries the ext fields brokerName, brokerAddr, clusterName
+// header (JSON or binary) carries the ext fields brokerName, brokerAddr, clusterName
 // and a numeric brokerId and nothing unusual (see HandleFastRoute); the
 // answer is the SUCCESS with ext field changed that the normal path writes.
 func (s *Server) HandleFastDataVersion(h FastDataVersionHandler) { s.fastDataVersion.Store(&h) }
 
-// answerHeader is the header of a SUCCESS answer, cut around the opaque's
-// digits (built once from the normal encoder).
-type answerHeader struct{ head, tail []byte }
+// answerHeader is the header of a SUCCESS answer in one serialization, cut
+// around the opaque (built once from the normal encoder): in JSON its
+// digits, in the binary layout its four bytes.
+type answerHeader struct {
+	head, tail []byte
+	serialize  SerializeType
+}
 
-// Answer headers of the fast path: no ext fields, and changed false / true.
+// Answer headers of the fast path, indexed by serialize type (JSON,
+// ROCKETMQ): no ext fields, and changed false / true. An answer is written
+// in its request's serialization, as NewResponse does.
 var (
-	fastPlainAnswer   = cutAnswerHeader(nil)
-	fastChangedAnswer = [2]answerHeader{
-		cutAnswerHeader(map[string]string{"changed": "false"}), cutAnswerHeader(map[string]string{"changed": "true"}),
+	fastPlainAnswer   = [2]answerHeader{cutAnswerHeader(nil, JSON), cutAnswerHeader(nil, ROCKETMQ)}
+	fastChangedAnswer = [2][2]answerHeader{
+		{cutAnswerHeader(map[string]string{"changed": "false"}, JSON), cutAnswerHeader(map[string]string{"changed": "true"}, JSON)},
+		{cutAnswerHeader(map[string]string{"changed": "false"}, ROCKETMQ), cutAnswerHeader(map[string]string{"changed": "true"}, ROCKETMQ)},
 	}
 )
 
-func cutAnswerHeader(ext map[string]string) answerHeader {
+// binaryOpaqueAt is where a binary header's opaque starts: after code (2
+// bytes), language (1) and version (2).
+const binaryOpaqueAt = 5
+
+func cutAnswerHeader(ext map[string]string, serialize SerializeType) answerHeader {
 	const sentinel = 987654321
-	resp := NewResponse(&Command{SerializeType: JSON, Opaque: sentinel}, SUCCESS, "")
+	resp := NewResponse(&Command{SerializeType: serialize, Opaque: sentinel}, SUCCESS, "")
 	resp.ExtFields = ext
 	resp.MarkResponse()
 	frame, err := Encode(resp)
 	if err != nil {
 		panic(err)
 	}
+	header := frame[frameLengthSize+headerWordSize:]
+	if serialize == ROCKETMQ {
+		return answerHeader{head: header[:binaryOpaqueAt], tail: header[binaryOpaqueAt+4:], serialize: serialize}
+	}
 	digits := strconv.AppendInt(nil, sentinel, 10)
-	at := bytes.Index(frame, digits)
-	return answerHeader{head: frame[frameLengthSize+headerWordSize : at], tail: frame[at+len(digits):]}
+	at := bytes.Index(header, digits)
+	return answerHeader{head: header[:at], tail: header[at+len(digits):], serialize: serialize}
 }
 
 // fastFrame answers the next frame of gnetConn on the fast path when it is
@@ -116,8 +132,9 @@ func (s *Server) fastFrame(conn *Conn, gnetConn gnet.Conn, out []byte, clock *in
 	total := frameLengthSize + int(binary.BigEndian.Uint32(head))
 	word := binary.BigEndian.Uint32(head[frameLengthSize:])
 	headerEnd := frameLengthSize + headerWordSize + int(word&maxHeaderLength)
-	// JSON, whole in the buffer, below the large-frame size
-	if SerializeType(word>>24) != JSON || headerEnd > total || total > buffered || total >= largeFrameSize {
+	// JSON or binary, whole in the buffer, below the large-frame size
+	serialize := SerializeType(word >> 24)
+	if serialize != JSON && serialize != ROCKETMQ || headerEnd > total || total > buffered || total >= largeFrameSize {
 		return out, false
 	}
 	frame, err := gnetConn.Peek(total)
@@ -128,12 +145,18 @@ func (s *Server) fastFrame(conn *Conn, gnetConn gnet.Conn, out []byte, clock *in
 	if started == 0 {
 		started = monotonicNanos()
 	}
-	header, ok := conn.loop.headerMemo().scan(frame[frameLengthSize+headerWordSize : headerEnd])
+	var header fastHeader
+	var ok bool
+	if serialize == JSON {
+		header, ok = conn.loop.headerMemo().scan(frame[frameLengthSize+headerWordSize : headerEnd])
+	} else {
+		header, ok = scanFastBinaryHeader(frame[frameLengthSize+headerWordSize : headerEnd])
+	}
 	if !ok {
 		return out, false
 	}
 	body := frame[headerEnd:]
-	answerHead := &fastPlainAnswer
+	answerHead := &fastPlainAnswer[serialize]
 	var answerBody []byte
 	switch {
 	case header.code == GET_ROUTEINFO_BY_TOPIC && route != nil && len(body) == 0:
@@ -147,7 +170,7 @@ func (s *Server) fastFrame(conn *Conn, gnetConn gnet.Conn, out []byte, clock *in
 		if out, ok = (*route)(q, out); !ok {
 			return out[:start], false
 		}
-		out = finishFast(gnetConn, out, start, bodyStart, total)
+		out = finishFast(gnetConn, out, answerHead, start, bodyStart, total)
 		s.answeredFast(header.code, started, clock, len(out)-start)
 		return out, true
 	case header.code == BROKER_HEARTBEAT && heartbeat != nil && len(body) == 0:
@@ -164,9 +187,9 @@ func (s *Server) fastFrame(conn *Conn, gnetConn gnet.Conn, out []byte, clock *in
 		if answerBody, changed, ok = (*dataVersion)(cluster, addr, body); !ok {
 			return out, false
 		}
-		answerHead = &fastChangedAnswer[0]
+		answerHead = &fastChangedAnswer[serialize][0]
 		if changed {
-			answerHead = &fastChangedAnswer[1]
+			answerHead = &fastChangedAnswer[serialize][1]
 		}
 	default:
 		return out, false
@@ -174,7 +197,7 @@ func (s *Server) fastFrame(conn *Conn, gnetConn gnet.Conn, out []byte, clock *in
 	start := len(out)
 	out = appendAnswerHeader(out, answerHead, header.opaque)
 	bodyStart := len(out)
-	out = finishFast(gnetConn, append(out, answerBody...), start, bodyStart, total)
+	out = finishFast(gnetConn, append(out, answerBody...), answerHead, start, bodyStart, total)
 	s.answeredFast(header.code, started, clock, len(out)-start)
 	return out, true
 }
@@ -192,15 +215,20 @@ func (s *Server) answeredFast(code int32, started int64, clock *int64, frameByte
 func appendAnswerHeader(out []byte, h *answerHeader, opaque int32) []byte {
 	out = append(out, 0, 0, 0, 0, 0, 0, 0, 0)
 	out = append(out, h.head...)
-	out = strconv.AppendInt(out, int64(opaque), 10)
+	if h.serialize == ROCKETMQ {
+		out = binary.BigEndian.AppendUint32(out, uint32(opaque))
+	} else {
+		out = strconv.AppendInt(out, int64(opaque), 10)
+	}
 	return append(out, h.tail...)
 }
 
-// finishFast patches the length words of the answer frame that starts at
-// start, its body at bodyStart, and drops the request of requestSize bytes.
-func finishFast(gnetConn gnet.Conn, out []byte, start, bodyStart, requestSize int) []byte {
+// finishFast patches the length words of the answer frame of header h that
+// starts at start, its body at bodyStart, and drops the request of
+// requestSize bytes.
+func finishFast(gnetConn gnet.Conn, out []byte, h *answerHeader, start, bodyStart, requestSize int) []byte {
 	binary.BigEndian.PutUint32(out[start:], uint32(len(out)-start-frameLengthSize))
-	binary.BigEndian.PutUint32(out[start+frameLengthSize:], uint32(JSON)<<24|uint32(bodyStart-start-frameLengthSize-headerWordSize))
+	binary.BigEndian.PutUint32(out[start+frameLengthSize:], uint32(h.serialize)<<24|uint32(bodyStart-start-frameLengthSize-headerWordSize))
 	_, _ = gnetConn.Discard(requestSize)
 	return out
 }
@@ -305,6 +333,49 @@ func scanFastHeader(data []byte) (h fastHeader, ok bool) {
 	}
 	s.skipSpace()
 	return h, s.pos == len(data) && h.haveCode && h.haveOpaque && h.flag == 0
+}
+
+// scanFastBinaryHeader reads a binary (ROCKETMQ) request header as
+// decodeBinaryHeader does, without building a map; ok is false for what the
+// JSON scan also leaves to the normal path (a response, a one-way request,
+// more than maxFastExtFields ext fields, a repeated key) and for an empty
+// key or value, which the decoder drops as absent.
+func scanFastBinaryHeader(data []byte) (h fastHeader, ok bool) {
+	if len(data) < binaryFixedSize {
+		return h, false
+	}
+	h.code = int32(int16(binary.BigEndian.Uint16(data)))
+	h.version = int32(int16(binary.BigEndian.Uint16(data[3:])))
+	h.opaque = int32(binary.BigEndian.Uint32(data[binaryOpaqueAt:]))
+	h.flag = int32(binary.BigEndian.Uint32(data[binaryOpaqueAt+4:]))
+	h.haveCode, h.haveOpaque = true, true
+	h.opaqueStart, h.opaqueEnd = binaryOpaqueAt, binaryOpaqueAt+4
+	_, rest, err := takeSized(data[binaryOpaqueAt+8:], 4) // the remark answers nothing
+	if err != nil {
+		return h, false
+	}
+	area, _, err := takeSized(rest, 4) // bytes after the area are ignored, as the decoder does
+	if err != nil {
+		return h, false
+	}
+	f := &h.ext
+	for len(area) > 0 {
+		key, rest, err := takeSized(area, 2)
+		if err != nil {
+			return h, false
+		}
+		value, rest, err := takeSized(rest, 4)
+		if err != nil || len(key) == 0 || len(value) == 0 || f.n == maxFastExtFields || checkExtEntry(f.n, len(key), len(value)) != nil {
+			return h, false
+		}
+		if _, repeated := f.get(aliasString(key)); repeated {
+			return h, false
+		}
+		f.keys[f.n], f.value[f.n] = key, value
+		f.n++
+		area = rest
+	}
+	return h, h.flag == 0
 }
 
 // routeQuery is the route query of a header the fast path takes.

@@ -72,8 +72,18 @@ func TestFastRouteAnswersTheSameBytesAsTheNormalPath(t *testing.T) {
 	requests["data version"] = NewRequest(QUERY_DATA_VERSION, identity, []byte(`{"counter":1}`))
 	requests["data version without body"] = NewRequest(QUERY_DATA_VERSION, identity, nil)
 	requests["declined heartbeat"] = NewRequest(BROKER_HEARTBEAT, map[string]string{"clusterName": "other", "brokerAddr": "a", "brokerName": "b"}, nil)
+	for name, req := range map[string]*Command{
+		"binary heartbeat": requests["heartbeat"], "binary data version": requests["data version"],
+		"binary data version without body": requests["data version without body"],
+	} {
+		bin := *req
+		bin.SerializeType = ROCKETMQ
+		requests[name] = &bin
+	}
 	oneway := NewRequest(GET_ROUTEINFO_BY_TOPIC, map[string]string{"topic": "T6"}, nil)
 	oneway.MarkOneway()
+	binaryOneway := *oneway
+	binaryOneway.SerializeType = ROCKETMQ
 
 	var fastCount, none atomic.Int32
 	normal := dialRaw(t, fastServer(t, false, &none))
@@ -97,15 +107,16 @@ func TestFastRouteAnswersTheSameBytesAsTheNormalPath(t *testing.T) {
 		}
 	}
 	// a one-way request is never answered: the next answer is the next request's
-	fast.write(append(mustEncode(t, oneway), mustEncode(t, plain)...))
+	fast.write(append(append(mustEncode(t, oneway), mustEncode(t, &binaryOneway)...), mustEncode(t, plain)...))
 	if got := fast.read(); got.Opaque != plain.Opaque {
 		t.Fatalf("answer after a one-way request: %+v", got)
 	}
-	// plain, accept standard, escaped topic, remark, Go client, both
-	// heartbeats (the declined one counted too) and both data versions three
-	// times each, then the last plain
-	if n := fastCount.Load(); n != 3*9+1 || none.Load() != 0 {
-		t.Fatalf("%d answers on the fast path, want 28", n)
+	// plain, accept standard, escaped topic, remark, Go client, binary, both
+	// heartbeats (the declined one counted too), both data versions, and
+	// the binary heartbeat and data versions three times each, then the
+	// last plain
+	if n := fastCount.Load(); n != 3*13+1 || none.Load() != 0 {
+		t.Fatalf("%d answers on the fast path, want 40", n)
 	}
 }
 
@@ -133,14 +144,14 @@ func TestFastHeaderScanTakesOnlyPlainRouteQueriesAndHeartbeats(t *testing.T) {
 		}
 	}
 	refused := []string{
-		`{"code":105,"extFields":{"topic":"T"},"flag":2,"opaque":5}`,     // one-way
-		`{"code":105,"extFields":{"topic":"T"},"flag":1,"opaque":5}`,     // a response
-		`{"code":106,"extFields":{"topic":"T"},"opaque":5}`,              // another code
-		`{"code":105,"extFields":{"topic":""},"opaque":5}`,               // no topic
-		`{"code":105,"extFields":{"topic":"T"}}`,                         // no opaque
-		`{"code":105,"extFields":{"topic":"T"},"opaque":5,"remark":1}`,   // a remark the decoder refuses
+		`{"code":105,"extFields":{"topic":"T"},"flag":2,"opaque":5}`,      // one-way
+		`{"code":105,"extFields":{"topic":"T"},"flag":1,"opaque":5}`,      // a response
+		`{"code":106,"extFields":{"topic":"T"},"opaque":5}`,               // another code
+		`{"code":105,"extFields":{"topic":""},"opaque":5}`,                // no topic
+		`{"code":105,"extFields":{"topic":"T"}}`,                          // no opaque
+		`{"code":105,"extFields":{"topic":"T"},"opaque":5,"remark":1}`,    // a remark the decoder refuses
 		`{"code":105,"extFields":{"topic":"T"},"opaque":5,"remark":"\x"}`, // a bad escape
-		`{"code":105,"extFields":{"topic":"T"},"opaque":5,"language":3}`, // numeric language
+		`{"code":105,"extFields":{"topic":"T"},"opaque":5,"language":3}`,  // numeric language
 		`{"code":105,"extFields":{"topic":"T","acceptStandardJsonOnly":"yes"},"opaque":5}`,
 		`{"code":105,"extFields":{"topic":1},"opaque":5}`,
 		`{"code":105,"extFields":{"topic":"T"},"opaque":5} x`,
@@ -172,6 +183,72 @@ func TestFastHeaderScanTakesOnlyPlainRouteQueriesAndHeartbeats(t *testing.T) {
 	}
 }
 
+// binaryHeader encodes a binary request header by hand, ext entries in the
+// order given (pairs of key and value), so a test can write what the
+// encoder never would.
+func binaryHeader(code int16, flag int32, remark string, ext ...string) []byte {
+	h := binary.BigEndian.AppendUint16(nil, uint16(code))
+	h = append(h, byte(JAVA))
+	h = binary.BigEndian.AppendUint16(h, 479)
+	h = binary.BigEndian.AppendUint32(h, 77)
+	h = binary.BigEndian.AppendUint32(h, uint32(flag))
+	h = binary.BigEndian.AppendUint32(h, uint32(len(remark)))
+	h = append(h, remark...)
+	var area []byte
+	for i := 0; i+1 < len(ext); i += 2 {
+		area = binary.BigEndian.AppendUint16(area, uint16(len(ext[i])))
+		area = append(area, ext[i]...)
+		area = binary.BigEndian.AppendUint32(area, uint32(len(ext[i+1])))
+		area = append(area, ext[i+1]...)
+	}
+	h = binary.BigEndian.AppendUint32(h, uint32(len(area)))
+	return append(h, area...)
+}
+
+func TestFastBinaryScanTakesWhatTheJSONScanTakes(t *testing.T) {
+	for _, header := range [][]byte{
+		binaryHeader(105, 0, "", "topic", "T"),
+		binaryHeader(105, 0, "a remark", "acceptStandardJsonOnly", "true", "topic", "T"),
+		append(binaryHeader(105, 0, "", "topic", "T"), 9, 9), // bytes after the ext area: ignored, as the decoder does
+	} {
+		h, ok := scanFastBinaryHeader(header)
+		q, isRoute := h.routeQuery()
+		if !ok || !isRoute || h.opaque != 77 || h.version != 479 || q.Topic != "T" {
+			t.Errorf("%q: %+v %v", header, h, ok)
+		}
+	}
+	refused := map[string][]byte{
+		"one-way":             binaryHeader(105, 2, "", "topic", "T"),
+		"a response":          binaryHeader(105, 1, "", "topic", "T"),
+		"an empty value":      binaryHeader(105, 0, "", "topic", ""),
+		"a repeated key":      binaryHeader(105, 0, "", "topic", "T", "topic", "U"),
+		"five ext fields":     binaryHeader(105, 0, "", "topic", "T", "a", "1", "b", "2", "c", "3", "d", "4"),
+		"another ext field":   binaryHeader(105, 0, "", "topic", "T", "lo", "x"),
+		"short":               binaryHeader(105, 0, "")[:binaryFixedSize-1],
+		"remark past the end": binaryHeader(105, 0, "abc")[:binaryFixedSize+1],
+		"ext past the end":    binaryHeader(105, 0, "", "topic", "TT")[:binaryFixedSize+8],
+	}
+	for name, header := range refused {
+		h, ok := scanFastBinaryHeader(header)
+		if _, isRoute := h.routeQuery(); ok && isRoute {
+			t.Errorf("%s: taken: %+v", name, h)
+		}
+	}
+	h, ok := scanFastBinaryHeader(binaryHeader(904, 0, "", "clusterName", "c", "brokerAddr", "a", "brokerName", "b"))
+	if cluster, addr, isHeartbeat := h.heartbeat(); !ok || !isHeartbeat || cluster != "c" || addr != "a" {
+		t.Errorf("binary heartbeat: %+v %v", h, ok)
+	}
+}
+
+// The binary scan takes a header only when the decoder reads the same
+// code, opaque, flag, version and ext fields from it.
+func FuzzFastBinaryHeaderAgreesWithTheDecoder(f *testing.F) {
+	f.Add(binaryHeader(105, 0, "", "topic", "T"))
+	f.Add(binaryHeader(322, 0, "r", "brokerId", "0", "brokerAddr", "a", "brokerName", "b", "clusterName", "c"))
+	f.Add(binaryHeader(105, 0, "", "topic", ""))
+	f.Fuzz(func(t *testing.T, data []byte) { scanAgreesWithDecoder(t, data, scanFastBinaryHeader, decodeBinaryHeader) })
+}
+
 // The fast scan takes a header only when the full decoder reads the same
 // code, opaque, flag, version and ext fields from it.
 func FuzzFastHeaderAgreesWithTheDecoder(f *testing.F) {
@@ -185,27 +262,28 @@ func FuzzFastHeaderAgreesWithTheDecoder(f *testing.F) {
 	} {
 		f.Add([]byte(seed))
 	}
-	f.Fuzz(func(t *testing.T, data []byte) {
-		h, ok := scanFastHeader(data)
-		if !ok {
-			return
+	f.Fuzz(func(t *testing.T, data []byte) { scanAgreesWithDecoder(t, data, scanFastHeader, decodeJSONHeader) })
+}
+
+// scanAgreesWithDecoder fails t when scan takes data and decode refuses it
+// or reads another code, opaque, flag, version or ext fields.
+func scanAgreesWithDecoder(t *testing.T, data []byte, scan func([]byte) (fastHeader, bool), decode func([]byte, *Command) error) {
+	h, ok := scan(data)
+	if !ok {
+		return
+	}
+	var cmd Command
+	if err := decode(data, &cmd); err != nil {
+		t.Fatalf("fast scan took %q, the decoder refuses it: %v", data, err)
+	}
+	if cmd.Code != h.code || cmd.Opaque != h.opaque || cmd.Flag != h.flag || cmd.Version != h.version || len(cmd.ExtFields) != h.ext.n {
+		t.Fatalf("%q: fast %+v, decoded %+v", data, h, cmd)
+	}
+	for i := range h.ext.n {
+		if v, found := cmd.ExtFields[string(h.ext.keys[i])]; !found || v != string(h.ext.value[i]) {
+			t.Fatalf("%q: ext %q=%q, decoded %v", data, h.ext.keys[i], h.ext.value[i], cmd.ExtFields)
 		}
-		var cmd Command
-		if err := decodeJSONHeader(data, &cmd); err != nil {
-			t.Fatalf("fast scan took %s, the decoder refuses it: %v", data, err)
-		}
-		if cmd.Code != h.code || cmd.Opaque != h.opaque || cmd.Flag != h.flag || cmd.Version != h.version {
-			t.Fatalf("%s: fast %+v, decoded code %d opaque %d flag %d version %d", data, h, cmd.Code, cmd.Opaque, cmd.Flag, cmd.Version)
-		}
-		if len(cmd.ExtFields) != h.ext.n {
-			t.Fatalf("%s: fast %d ext fields, decoded %v", data, h.ext.n, cmd.ExtFields)
-		}
-		for i := range h.ext.n {
-			if v, found := cmd.ExtFields[string(h.ext.keys[i])]; !found || v != string(h.ext.value[i]) {
-				t.Fatalf("%s: ext %q=%q, decoded %v", data, h.ext.keys[i], h.ext.value[i], cmd.ExtFields)
-			}
-		}
-	})
+	}
 }
 
 func BenchmarkScanFastHeader(b *testing.B) {

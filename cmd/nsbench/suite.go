@@ -23,7 +23,6 @@ import (
 var (
 	suiteRouteSpec    = load.LayoutSpec{Clusters: 1, BrokersPerCluster: 8, TopicsPerCluster: 100, QueueNums: 8}
 	suiteRouteLoads   = []scenario.Load{{Conns: 1, InFlight: 1}, {Conns: 8, InFlight: 1}, suite.Load64x1, suite.Load64x8}
-	suiteRouteClients = []load.Client{load.JavaClient, load.GoClient}
 	suiteHeartbeat    = suite.Load64x8
 	suiteRegisterSpec = load.LayoutSpec{Clusters: 1, BrokersPerCluster: 1, TopicsPerCluster: 10000, QueueNums: 8}
 	suiteJMHRouteLoad = scenario.Load{Conns: 4, InFlight: 1}
@@ -49,7 +48,7 @@ func runSuite(ctx context.Context, o *options, stdout io.Writer, log *logrus.Ent
 		measure func() (scenario.Result, error)
 	}{
 		{"route and heartbeats", func() (scenario.Result, error) {
-			return scenario.Route(e, suiteRouteSpec, suiteRouteLoads, suiteRouteClients, &suiteHeartbeat)
+			return scenario.Route(e, suiteRouteSpec, suiteRouteLoads, suite.RouteClients, &suiteHeartbeat)
 		}},
 		{"registrations", func() (scenario.Result, error) {
 			return scenario.Register(e, suiteRegisterSpec, 0, registerModes("all"))

@@ -203,3 +203,50 @@ func scanTopic(header []byte) ([]byte, bool) {
 	}
 	return rest[:end], true
 }
+
+// scanBinary reads code, opaque and flag of a binary (ROCKETMQ) header from
+// their fixed places and returns its ext area: code 2 bytes, language 1,
+// version 2, opaque 4, flag 4, then the remark and the ext area, each
+// after its 4-byte length.
+func scanBinary(header []byte) (code int16, opaque, flag int32, ext []byte, ok bool) {
+	const fixed = 13
+	if len(header) < fixed+4 {
+		return 0, 0, 0, nil, false
+	}
+	code = int16(binary.BigEndian.Uint16(header))
+	opaque = int32(binary.BigEndian.Uint32(header[5:]))
+	flag = int32(binary.BigEndian.Uint32(header[9:]))
+	remark := int(binary.BigEndian.Uint32(header[fixed:]))
+	rest := header[fixed+4:]
+	if remark < 0 || remark > len(rest)-4 {
+		return 0, 0, 0, nil, false
+	}
+	rest = rest[remark:]
+	size := int(binary.BigEndian.Uint32(rest))
+	if size < 0 || size > len(rest)-4 {
+		return 0, 0, 0, nil, false
+	}
+	return code, opaque, flag, rest[4 : 4+size], true
+}
+
+// binaryExtValue finds key's value in a binary ext area (entries of a
+// 2-byte key length, the key, a 4-byte value length, the value).
+func binaryExtValue(ext []byte, key string) ([]byte, bool) {
+	for len(ext) >= 2 {
+		k := int(binary.BigEndian.Uint16(ext))
+		if k > len(ext)-2-4 {
+			return nil, false
+		}
+		name := ext[2 : 2+k]
+		ext = ext[2+k:]
+		v := int(binary.BigEndian.Uint32(ext))
+		if v < 0 || v > len(ext)-4 {
+			return nil, false
+		}
+		if string(name) == key {
+			return ext[4 : 4+v], true
+		}
+		ext = ext[4+v:]
+	}
+	return nil, false
+}

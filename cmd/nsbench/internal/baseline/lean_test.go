@@ -61,8 +61,23 @@ func TestPickDecodesWhatTheScanCannotRead(t *testing.T) {
 			t.Fatal(err)
 		}
 		answer, opaque, oneway, err := a.pick(frame)
-		if err != nil || opaque != 77 || oneway || answer != a.routeByTopic[topic] {
+		if err != nil || opaque != 77 || oneway || answer != &a.routeByTopic[topic][serialize] {
 			t.Fatalf("%v: answer %p opaque %d oneway %v err %v", serialize, answer, opaque, oneway, err)
+		}
+		// answered in the request's encoding, as the NameServer answers
+		resp, err := remoting.DecodeFrame(answer.Append(nil, 77)[4:])
+		if err != nil || resp.SerializeType != serialize || resp.Opaque != 77 || resp.Code != remoting.SUCCESS {
+			t.Fatalf("%v: answer %+v %v", serialize, resp, err)
+		}
+		// the binary scan reads a one-way request's flag and any ext order
+		req.ExtFields = map[string]string{"a": "1", "topic": topic, "zz": "2"}
+		req.MarkOneway()
+		frame, err = remoting.Encode(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if answer, _, oneway, err := a.pick(frame); err != nil || !oneway || answer != &a.routeByTopic[topic][serialize] {
+			t.Fatalf("%v one-way with more ext fields: %p %v %v", serialize, answer, oneway, err)
 		}
 	}
 	req := load.RouteRequest("unknown")

@@ -28,46 +28,55 @@ import (
 const topicNotExistRemark = "No topic route info in name server for the topic: %s\nSee https://rocketmq.apache.org/docs/bestPractice/06FAQ for further details."
 
 // answers holds the precomputed answers as templates (load.Template: the
-// frame with the opaque's digits cut out); it is read-only once built.
+// frame with the opaque cut out); it is read-only once built.
 type answers struct {
 	// routeByTopic is the answer to a route query per topic.
-	routeByTopic     map[string]*load.Template
-	register         load.Template
-	heartbeat        load.Template
-	queryDataVersion load.Template
-	other            load.Template
+	routeByTopic     map[string]*encodings
+	register         encodings
+	heartbeat        encodings
+	queryDataVersion encodings
+	other            encodings
 }
+
+// encodings is one answer in both header encodings, indexed by serialize
+// type (remoting.JSON, remoting.ROCKETMQ): a server answers a request in
+// the request's encoding.
+type encodings [2]load.Template
 
 // newAnswers encodes the layout's answers the way the NameServer would.
 func newAnswers(l *load.Layout) *answers {
-	a := &answers{routeByTopic: make(map[string]*load.Template, l.TopicCount())}
-	byCluster := make([]*load.Template, len(l.Clusters))
+	a := &answers{routeByTopic: make(map[string]*encodings, l.TopicCount())}
+	byCluster := make([]*encodings, len(l.Clusters))
 	for c := range l.Clusters {
-		t := responseTemplate(nil, route.EncodeTopicRouteData(nil, l.RouteData(c), true))
+		t := responseTemplates(remoting.SUCCESS, "", nil, route.EncodeTopicRouteData(nil, l.RouteData(c), true))
 		byCluster[c] = &t
 	}
 	for i := range l.TopicCount() {
 		topic, c := l.Topic(i)
 		a.routeByTopic[topic] = byCluster[c]
 	}
-	a.register = responseTemplate(map[string]string{}, nil)
-	a.heartbeat = responseTemplate(nil, nil)
-	a.queryDataVersion = responseTemplate(map[string]string{"changed": "false"},
+	a.register = responseTemplates(remoting.SUCCESS, "", map[string]string{}, nil)
+	a.heartbeat = responseTemplates(remoting.SUCCESS, "", nil, nil)
+	a.queryDataVersion = responseTemplates(remoting.SUCCESS, "", map[string]string{"changed": "false"},
 		route.EncodeDataVersion(nil, load.BodyDataVersion(load.FirstVersion)))
-	a.other = responseTemplate(nil, nil)
+	a.other = responseTemplates(remoting.SUCCESS, "", nil, nil)
 	return a
 }
 
-// responseTemplate is a SUCCESS answer with ext and body, as the server
-// writes it to a JSON request.
-func responseTemplate(ext map[string]string, body []byte) load.Template {
-	resp := remoting.NewResponse(&remoting.Command{SerializeType: remoting.JSON}, remoting.SUCCESS, "")
-	resp.ExtFields, resp.Body = ext, body
-	return load.MustTemplate(resp)
+// responseTemplates is an answer of code with remark, ext and body, as the
+// server writes it to a JSON and to a binary request.
+func responseTemplates(code int32, remark string, ext map[string]string, body []byte) encodings {
+	var e encodings
+	for _, st := range []remoting.SerializeType{remoting.JSON, remoting.ROCKETMQ} {
+		resp := remoting.NewResponse(&remoting.Command{SerializeType: st}, code, remark)
+		resp.ExtFields, resp.Body = ext, body
+		e[st] = load.MustTemplate(resp)
+	}
+	return e
 }
 
 // byCode is the answer to a request other than a route query.
-func (a *answers) byCode(code int64) *load.Template {
+func (a *answers) byCode(code int64) *encodings {
 	switch code {
 	case remoting.REGISTER_BROKER:
 		return &a.register
@@ -82,20 +91,32 @@ func (a *answers) byCode(code int64) *load.Template {
 // pick finds the answer to the request whose frame (length field included)
 // starts frame: all of it, or for a large frame its header. The header is
 // scanned for code, opaque, flag and topic; a header the scan cannot read
-// (binary, escaped topic) is decoded.
+// (an escaped topic, say) is decoded.
 func (a *answers) pick(frame []byte) (answer *load.Template, opaque int32, oneway bool, err error) {
-	if remoting.SerializeType(frame[4]) == remoting.JSON {
-		header := frame[8 : 8+int(binary.BigEndian.Uint32(frame[4:])&0xFFFFFF)]
+	header := frame[8 : 8+int(binary.BigEndian.Uint32(frame[4:])&0xFFFFFF)]
+	switch st := remoting.SerializeType(frame[4]); st {
+	case remoting.JSON:
 		code, ok1 := scanInt(header, codeKey)
 		value, ok2 := scanInt(header, opaqueKey)
 		flag, ok3 := scanInt(header, flagKey)
 		if ok1 && ok2 && ok3 && value == int64(int32(value)) {
 			if code != remoting.GET_ROUTEINFO_BY_TOPIC {
-				return a.byCode(code), int32(value), int32(flag)&onewayBit != 0, nil
+				return &a.byCode(code)[st], int32(value), int32(flag)&onewayBit != 0, nil
 			}
 			if topic, ok := scanTopic(header); ok {
 				if found, ok := a.routeByTopic[string(topic)]; ok {
-					return found, int32(value), int32(flag)&onewayBit != 0, nil
+					return &found[st], int32(value), int32(flag)&onewayBit != 0, nil
+				}
+			}
+		}
+	case remoting.ROCKETMQ:
+		if code, value, flag, ext, ok := scanBinary(header); ok {
+			if code != remoting.GET_ROUTEINFO_BY_TOPIC {
+				return &a.byCode(int64(code))[st], value, flag&onewayBit != 0, nil
+			}
+			if topic, ok := binaryExtValue(ext, "topic"); ok {
+				if found, ok := a.routeByTopic[string(topic)]; ok {
+					return &found[st], value, flag&onewayBit != 0, nil
 				}
 			}
 		}
@@ -110,17 +131,19 @@ func (a *answers) decoded(frame []byte) (*load.Template, int32, bool, error) {
 	if err != nil {
 		return nil, 0, false, fmt.Errorf("baseline: %w", err)
 	}
-	answer := a.byCode(int64(req.Code))
+	st := req.SerializeType
+	if st != remoting.ROCKETMQ {
+		st = remoting.JSON
+	}
+	answer := &a.byCode(int64(req.Code))[st]
 	if req.Code == remoting.GET_ROUTEINFO_BY_TOPIC {
 		topic := req.ExtFields["topic"]
 		found, ok := a.routeByTopic[topic]
 		if !ok {
-			resp := remoting.NewResponse(&remoting.Command{SerializeType: remoting.JSON}, remoting.TOPIC_NOT_EXIST,
-				fmt.Sprintf(topicNotExistRemark, topic))
-			t := load.MustTemplate(resp)
+			t := responseTemplates(remoting.TOPIC_NOT_EXIST, fmt.Sprintf(topicNotExistRemark, topic), nil, nil)
 			found = &t
 		}
-		answer = found
+		answer = &found[st]
 	}
 	return answer, req.Opaque, req.IsOneway(), nil
 }

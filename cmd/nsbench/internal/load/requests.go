@@ -128,6 +128,9 @@ const (
 	// GoClient is rocketmq-client-go v2: jsoniter over its command struct,
 	// keys in field order, an empty remark, extFields last.
 	GoClient
+	// BinaryClient is the Java client with rocketmq.serialize.type=ROCKETMQ:
+	// the binary header, answered in the same encoding.
+	BinaryClient
 )
 
 // ParseClient reads a client's name as the tool's flags give it.
@@ -137,24 +140,49 @@ func ParseClient(name string) (Client, error) {
 		return JavaClient, nil
 	case "go":
 		return GoClient, nil
+	case "binary":
+		return BinaryClient, nil
 	}
-	return 0, fmt.Errorf("client %q: want java or go: %w", name, ErrBadSpec)
+	return 0, fmt.Errorf("client %q: want java, go or binary: %w", name, ErrBadSpec)
 }
 
 // String is the client's name in flags and reports.
 func (c Client) String() string {
-	if c == GoClient {
+	switch c {
+	case GoClient:
 		return "go"
+	case BinaryClient:
+		return "binary"
 	}
 	return "java"
 }
 
 // routeTemplate is client's GET_ROUTEINFO_BY_TOPIC of topic as a template.
 func routeTemplate(client Client, topic string) (Template, error) {
-	if client == JavaClient {
-		return NewTemplate(RouteRequest(topic))
+	switch client {
+	case GoClient:
+		return cutTemplate(GoClientRouteFrame(topic, templateOpaque), remoting.GET_ROUTEINFO_BY_TOPIC)
+	case BinaryClient:
+		req := RouteRequest(topic)
+		req.SerializeType = remoting.ROCKETMQ
+		return NewTemplate(req)
 	}
-	return cutTemplate(GoClientRouteFrame(topic, templateOpaque), remoting.GET_ROUTEINFO_BY_TOPIC)
+	return NewTemplate(RouteRequest(topic))
+}
+
+// answeredAs checks, before check, that an answer came in client's header
+// encoding: the server must answer a binary header in binary.
+func answeredAs(client Client, check Check) Check {
+	want := remoting.JSON
+	if client == BinaryClient {
+		want = remoting.ROCKETMQ
+	}
+	return func(resp *remoting.Command) string {
+		if resp.SerializeType != want {
+			return "answer in another header encoding"
+		}
+		return check(resp)
+	}
 }
 
 // GoClientRouteFrame is the GET_ROUTEINFO_BY_TOPIC frame rocketmq-client-go

@@ -37,7 +37,7 @@ func (l *Layout) routeRequests(client Client) *RequestSet {
 	}
 	checks := make([]*AnswerCheck, len(l.Clusters))
 	for c := range l.Clusters {
-		checks[c] = NewAnswerCheck(l.ExpectRoute(c))
+		checks[c] = NewAnswerCheck(answeredAs(client, l.ExpectRoute(c)))
 	}
 	set := &RequestSet{Templates: make([]Template, l.TopicCount()), Checks: make([]*AnswerCheck, l.TopicCount())}
 	for i := range l.TopicCount() {

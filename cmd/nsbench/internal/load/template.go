@@ -18,24 +18,31 @@ const templateOpaque = 987654321
 // opaqueKey is the JSON key in front of a header's opaque digits.
 var opaqueKey = []byte(`"opaque":`)
 
-// Template is a JSON request frame encoded once with the digits of its
-// opaque cut out: a request is then two copies, the opaque's digits and two
-// length words, without a map, a string or an allocation.
+// Template is a request frame encoded once with its opaque cut out: a
+// request is then two copies, the opaque and two length words, without a
+// map, a string or an allocation. In a JSON header the opaque is its
+// decimal digits; in a binary (ROCKETMQ) header four bytes at a fixed place.
 type Template struct {
-	// head is the frame up to the opaque's digits (length words included),
-	// tail the rest of the header and the body.
+	// head is the frame up to the opaque (length words included), tail the
+	// rest of the header and the body.
 	head, tail []byte
 	// headerWord is the serialize-type/header-length word without the
 	// opaque's digits in the length.
 	headerWord uint32
+	// binaryOpaque says the opaque is four big-endian bytes.
+	binaryOpaque bool
 }
+
+// binaryOpaqueAt is where a binary header's opaque starts in its frame:
+// the two length words, then code (2 bytes), language (1) and version (2).
+const binaryOpaqueAt = 8 + 5
 
 // TemplateSigner, when set, signs every template (nsbench -ak, -sk). An
 // ACL signature covers the ext fields and the body, not the opaque, so a
 // template signed once stays valid for every opaque it is sent with.
 var TemplateSigner func(*remoting.Command)
 
-// NewTemplate encodes req (JSON header) as a template.
+// NewTemplate encodes req as a template, in its header encoding.
 func NewTemplate(req *remoting.Command) (Template, error) {
 	c := *req
 	c.Opaque = templateOpaque
@@ -47,8 +54,8 @@ func NewTemplate(req *remoting.Command) (Template, error) {
 	if err != nil {
 		return Template{}, fmt.Errorf("template of code %d: %w", req.Code, err)
 	}
-	if c.SerializeType != remoting.JSON {
-		return Template{}, fmt.Errorf("template of code %d: no JSON opaque in the frame: %w", req.Code, ErrBadAnswer)
+	if c.SerializeType == remoting.ROCKETMQ {
+		return Template{head: frame[:binaryOpaqueAt], tail: frame[binaryOpaqueAt+4:], binaryOpaque: true}, nil
 	}
 	return cutTemplate(frame, req.Code)
 }
@@ -78,6 +85,11 @@ func MustTemplate(req *remoting.Command) Template {
 
 // Append appends the request with opaque to dst.
 func (t *Template) Append(dst []byte, opaque int32) []byte {
+	if t.binaryOpaque {
+		dst = append(dst, t.head...)
+		dst = binary.BigEndian.AppendUint32(dst, uint32(opaque))
+		return append(dst, t.tail...)
+	}
 	start := len(dst)
 	dst = append(dst, t.head...)
 	before := len(dst)
@@ -89,17 +101,28 @@ func (t *Template) Append(dst []byte, opaque int32) []byte {
 	return dst
 }
 
-// answerOpaque finds the opaque of a JSON answer frame (length field
-// included) without decoding the header: where its digits start and end,
-// and its value. ok is false for a binary header or a header without one.
-// hint is where the digits started in the previous answer: answers of one
-// kind put them at the same place, so the key is looked for there first.
+// answerOpaque finds the opaque of an answer frame (length field included)
+// without decoding the header: where it starts and ends (a JSON header's
+// digits, a binary header's four bytes), and its value. ok is false for a
+// header without one. hint is where the digits started in the previous
+// answer: answers of one kind put them at the same place, so a JSON key is
+// looked for there first.
 func answerOpaque(frame []byte, hint int) (start, end int, opaque int32, ok bool) {
-	if len(frame) < 8 || remoting.SerializeType(frame[4]) != remoting.JSON {
+	if len(frame) < 8 {
 		return 0, 0, 0, false
 	}
 	headerEnd := 8 + int(binary.BigEndian.Uint32(frame[4:])&0xFFFFFF)
 	if headerEnd > len(frame) {
+		return 0, 0, 0, false
+	}
+	switch remoting.SerializeType(frame[4]) {
+	case remoting.JSON:
+	case remoting.ROCKETMQ:
+		if headerEnd < binaryOpaqueAt+4 {
+			return 0, 0, 0, false
+		}
+		return binaryOpaqueAt, binaryOpaqueAt + 4, int32(binary.BigEndian.Uint32(frame[binaryOpaqueAt:])), true
+	default:
 		return 0, 0, 0, false
 	}
 	if hint >= 8+len(opaqueKey) && hint < headerEnd && bytes.Equal(frame[hint-len(opaqueKey):hint], opaqueKey) {

@@ -32,22 +32,35 @@ func TestTemplateFramesEqualTheCodecsForEveryOpaqueWidth(t *testing.T) {
 	}
 }
 
-func TestTemplateRefusesABinaryHeader(t *testing.T) {
-	req := RouteRequest("t")
+func TestBinaryTemplateFramesEqualTheCodecs(t *testing.T) {
+	req := RouteRequest("SomeTopic")
 	req.SerializeType = remoting.ROCKETMQ
-	if _, err := NewTemplate(req); err == nil {
-		t.Fatal("a binary header has no JSON opaque to cut out")
+	tmpl, err := NewTemplate(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, opaque := range []int32{0, 7, 1<<31 - 1, -5} {
+		req.Opaque = opaque
+		want, err := remoting.Encode(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := tmpl.Append([]byte("x"), opaque)
+		if !bytes.Equal(got[1:], want) {
+			t.Fatalf("opaque %d: template frame\n%q\nwant\n%q", opaque, got[1:], want)
+		}
+		if start, end, read, ok := answerOpaque(got[1:], 0); !ok || read != opaque || end-start != 4 {
+			t.Fatalf("opaque %d read back as %d at %d-%d (%v)", opaque, read, start, end, ok)
+		}
 	}
 }
 
 func TestAnswerOpaqueRejectsWhatItCannotRead(t *testing.T) {
-	binary := RouteRequest("t")
-	binary.SerializeType = remoting.ROCKETMQ
-	frame, err := remoting.Encode(binary)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for name, frame := range map[string][]byte{"binary": frame, "short": {0, 0, 0, 4}, "header past the frame": {0, 0, 0, 8, 0, 0, 0, 99}} {
+	for name, frame := range map[string][]byte{
+		"short": {0, 0, 0, 4}, "header past the frame": {0, 0, 0, 8, 0, 0, 0, 99},
+		"binary header too short for an opaque": {0, 0, 0, 8, 1, 0, 0, 4, 0, 1, 0, 0},
+		"unknown serialize type":                {0, 0, 0, 8, 7, 0, 0, 4, '{', '}', ' ', ' '},
+	} {
 		if _, _, _, ok := answerOpaque(frame, 0); ok {
 			t.Errorf("%s: read an opaque", name)
 		}

@@ -16,8 +16,17 @@ const (
 	ScenarioRegister  = "register"
 )
 
-// RouteGoOp is the op of route queries in the Go client's header layout.
-var RouteGoOp = load.RouteOp(load.GoClient)
+// RouteClients are the header layouts the suite's route queries are
+// measured and judged in: the Java client's (the issue's), the Go
+// client's and the binary one.
+var RouteClients = []load.Client{load.JavaClient, load.GoClient, load.BinaryClient}
+
+// routeLayoutNames name each layout in the route targets' goals.
+var routeLayoutNames = map[load.Client]string{
+	load.JavaClient:   "",
+	load.GoClient:     " in the Go client's header layout",
+	load.BinaryClient: " in the binary (ROCKETMQ) header layout",
+}
 
 // jmhRegisterOp is the op of the JMH brokers' registrations: a new data
 // version of the same table each time, as Java's JMH sent.
@@ -71,28 +80,14 @@ func Evaluate(r *report.Report, bench []GoBench, idleConns int) []report.Target 
 	missing := func(goal string) { add(goal, false, "not measured in this run") }
 
 	// the route targets in the Java client's header layout (the issue's),
-	// then in the Go client's, which a server's header scan reads otherwise
-	for _, c := range []struct {
-		op, layout string
-		load       scenario.Load
-		minShare   float64
-	}{
-		{"route", "", Load64x1, routeRate64x1}, {"route", "", Load64x8, routeRate64x8},
-		{RouteGoOp, " in the Go client's header layout", Load64x1, routeRate64x1},
-		{RouteGoOp, " in the Go client's header layout", Load64x8, routeRate64x8},
-	} {
-		goal := fmt.Sprintf("route queries%s at %s: >= %.0f%% of the baseline's requests/s, p99 <= %.1fx the baseline's", c.layout, c.load, c.minShare*100, routeP99Factor)
-		ours, ok1 := findLoad(r, ScenarioRoute, report.TargetNamesrv, c.op, c.load)
-		base, ok2 := findLoad(r, ScenarioRoute, report.TargetBaseline, c.op, c.load)
-		if !ok1 || !ok2 {
-			missing(goal)
-			continue
+	// then in the others, which a server's header scan reads otherwise
+	for _, client := range RouteClients {
+		for _, c := range []struct {
+			load     scenario.Load
+			minShare float64
+		}{{Load64x1, routeRate64x1}, {Load64x8, routeRate64x8}} {
+			evaluateRoute(r, client, c.load, c.minShare, add, missing)
 		}
-		share, p99 := ours.PerSecond/base.PerSecond, ours.Latency.P99/base.Latency.P99
-		add(goal, share >= c.minShare && p99 <= routeP99Factor && ours.ErrorCount() == 0,
-			"%.0f/s = %.0f%% of %.0f/s; p99 %s us = %.2fx %s us; %d errors; generator headroom %s (%s us of generator CPU per query against the baseline)",
-			ours.PerSecond, share*100, base.PerSecond, report.FormatMicros(ours.Latency.P99), p99, report.FormatMicros(base.Latency.P99), ours.ErrorCount(),
-			report.FormatHeadroom(base.PerSecond/ours.PerSecond), report.FormatOptionalMicros(base.GeneratorCPUMicrosPerOp))
 	}
 	genGoal := fmt.Sprintf("the load generator reaches >= %d route queries/s against the zero-work baseline at %s", generatorRate64x8, Load64x8)
 	if base, ok := findLoad(r, ScenarioRoute, report.TargetBaseline, "route", Load64x8); ok {
@@ -201,4 +196,23 @@ func stormContext(r *report.Report, quiet report.Phase) string {
 			report.FormatMicros(baseStorm.Latency.P99), report.FormatMicros(baseQuiet.Latency.P99), baseStorm.Latency.P99/baseQuiet.Latency.P99)
 	}
 	return b.String()
+}
+
+// evaluateRoute adds the route target of client's header layout at l.
+func evaluateRoute(r *report.Report, client load.Client, l scenario.Load, minShare float64,
+	add func(goal string, met bool, format string, args ...any), missing func(goal string)) {
+	op := load.RouteOp(client)
+	goal := fmt.Sprintf("route queries%s at %s: >= %.0f%% of the baseline's requests/s, p99 <= %.1fx the baseline's",
+		routeLayoutNames[client], l, minShare*100, routeP99Factor)
+	ours, ok1 := findLoad(r, ScenarioRoute, report.TargetNamesrv, op, l)
+	base, ok2 := findLoad(r, ScenarioRoute, report.TargetBaseline, op, l)
+	if !ok1 || !ok2 {
+		missing(goal)
+		return
+	}
+	share, p99 := ours.PerSecond/base.PerSecond, ours.Latency.P99/base.Latency.P99
+	add(goal, share >= minShare && p99 <= routeP99Factor && ours.ErrorCount() == 0,
+		"%.0f/s = %.0f%% of %.0f/s; p99 %s us = %.2fx %s us; %d errors; generator headroom %s (%s us of generator CPU per query against the baseline)",
+		ours.PerSecond, share*100, base.PerSecond, report.FormatMicros(ours.Latency.P99), p99, report.FormatMicros(base.Latency.P99), ours.ErrorCount(),
+		report.FormatHeadroom(base.PerSecond/ours.PerSecond), report.FormatOptionalMicros(base.GeneratorCPUMicrosPerOp))
 }
