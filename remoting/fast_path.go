@@ -254,9 +254,9 @@ type knownIdentity struct {
 }
 
 // scanFastHeader reads a JSON request header without building a map; ok is
-// false for anything unusual (unknown keys, a language given as a number,
-// more than maxFastExtFields ext fields or a value that is not a string, a
-// response or a one-way request), which the normal path then decodes.
+// false for anything unusual (unknown keys, more than maxFastExtFields ext
+// fields or a value that is not a string, a response or a one-way request),
+// which the normal path then decodes.
 // sortedHeaderKeys are a request header's keys as Java writes them (in
 // name order), with their quotes and colon: at each key the scan first
 // tries the one Java would write next, a comparison of a few bytes instead
@@ -312,7 +312,13 @@ func scanFastHeader(data []byte) (h fastHeader, ok bool) {
 			h.opaqueEnd, h.haveOpaque = s.pos, true
 		case "version":
 			h.version, err = s.readInt32()
-		case "language", "serializeTypeCurrentRPC":
+		case "language":
+			if s.pos < len(s.data) && s.data[s.pos] == '"' {
+				_, err = s.readStringBytes() // the name answers nothing
+			} else {
+				_, err = s.readLanguage() // an ordinal or null, read as the decoder reads it
+			}
+		case "serializeTypeCurrentRPC":
 			_, err = s.readStringBytes()
 		case "remark":
 			// a request's remark answers nothing (the Go client always

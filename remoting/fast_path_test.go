@@ -94,6 +94,7 @@ func TestFastRouteAnswersTheSameBytesAsTheNormalPath(t *testing.T) {
 	}
 	// rocketmq-client-go's layout: keys in its struct's order, an empty remark
 	frames["Go client"] = rawJSONFrame(`{"code":105,"language":"GO","version":317,"opaque":12,"flag":0,"remark":"","extFields":{"topic":"T7"}}`)
+	frames["language as a number"] = rawJSONFrame(`{"code":105,"extFields":{"topic":"T8"},"flag":0,"language":0,"opaque":13,"version":479}`)
 	for name, frame := range frames {
 		// several in one write, as pipelining clients send them
 		batch := bytes.Repeat(frame, 3)
@@ -111,12 +112,12 @@ func TestFastRouteAnswersTheSameBytesAsTheNormalPath(t *testing.T) {
 	if got := fast.read(); got.Opaque != plain.Opaque {
 		t.Fatalf("answer after a one-way request: %+v", got)
 	}
-	// plain, accept standard, escaped topic, remark, Go client, binary, both
-	// heartbeats (the declined one counted too), both data versions, and
-	// the binary heartbeat and data versions three times each, then the
-	// last plain
-	if n := fastCount.Load(); n != 3*13+1 || none.Load() != 0 {
-		t.Fatalf("%d answers on the fast path, want 40", n)
+	// plain, accept standard, escaped topic, remark, Go client, language as
+	// a number, binary, both heartbeats (the declined one counted too), both
+	// data versions, and the binary heartbeat and data versions three times
+	// each, then the last plain
+	if n := fastCount.Load(); n != 3*14+1 || none.Load() != 0 {
+		t.Fatalf("%d answers on the fast path, want 43", n)
 	}
 }
 
@@ -135,6 +136,9 @@ func TestFastHeaderScanTakesOnlyPlainRouteQueriesAndHeartbeats(t *testing.T) {
 		`{"code":105,"language":"GO","version":317,"opaque":5,"flag":0,"remark":"","extFields":{"topic":"T"}}`,
 		`{"code":105,"extFields":{"topic":"T"},"opaque":5,"remark":"x\u0041"}`,
 		`{"code":105,"extFields":{"topic":"T"},"opaque":5,"remark":null}`,
+		// a language given as its ordinal, or null
+		`{"code":105,"extFields":{"topic":"T"},"language":0,"opaque":5}`,
+		`{"code":105,"extFields":{"topic":"T"},"language":null,"opaque":5}`,
 	}
 	for _, header := range accepted {
 		h, ok := scanFastHeader([]byte(header))
@@ -151,7 +155,7 @@ func TestFastHeaderScanTakesOnlyPlainRouteQueriesAndHeartbeats(t *testing.T) {
 		`{"code":105,"extFields":{"topic":"T"}}`,                          // no opaque
 		`{"code":105,"extFields":{"topic":"T"},"opaque":5,"remark":1}`,    // a remark the decoder refuses
 		`{"code":105,"extFields":{"topic":"T"},"opaque":5,"remark":"\x"}`, // a bad escape
-		`{"code":105,"extFields":{"topic":"T"},"opaque":5,"language":3}`,  // numeric language
+		`{"code":105,"extFields":{"topic":"T"},"opaque":5,"language":[]}`, // a language the decoder refuses
 		`{"code":105,"extFields":{"topic":"T","acceptStandardJsonOnly":"yes"},"opaque":5}`,
 		`{"code":105,"extFields":{"topic":1},"opaque":5}`,
 		`{"code":105,"extFields":{"topic":"T"},"opaque":5} x`,
@@ -246,7 +250,9 @@ func FuzzFastBinaryHeaderAgreesWithTheDecoder(f *testing.F) {
 	f.Add(binaryHeader(105, 0, "", "topic", "T"))
 	f.Add(binaryHeader(322, 0, "r", "brokerId", "0", "brokerAddr", "a", "brokerName", "b", "clusterName", "c"))
 	f.Add(binaryHeader(105, 0, "", "topic", ""))
-	f.Fuzz(func(t *testing.T, data []byte) { scanAgreesWithDecoder(t, data, scanFastBinaryHeader, decodeBinaryHeader) })
+	f.Fuzz(func(t *testing.T, data []byte) {
+		scanAgreesWithDecoder(t, data, scanFastBinaryHeader, decodeBinaryHeader)
+	})
 }
 
 // The fast scan takes a header only when the full decoder reads the same
@@ -259,6 +265,7 @@ func FuzzFastHeaderAgreesWithTheDecoder(f *testing.F) {
 		` { "opaque" : 5 , "code" : 105 , "extFields" : { "topic" : "T\u0041" } } `,
 		`{"code":105,"code":106,"extFields":{"topic":"T"},"opaque":5}`,
 		`{"code":105,"language":"GO","version":317,"opaque":5,"flag":0,"remark":"","extFields":{"topic":"T"}}`,
+		`{"code":105,"language":9,"opaque":5,"extFields":{"topic":"T"}}`,
 	} {
 		f.Add([]byte(seed))
 	}
