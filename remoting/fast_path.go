@@ -148,7 +148,7 @@ func (s *Server) fastFrame(conn *Conn, gnetConn gnet.Conn, out []byte, clock *in
 	var header fastHeader
 	var ok bool
 	if serialize == JSON {
-		header, ok = conn.loop.headerMemo().scan(frame[frameLengthSize+headerWordSize : headerEnd])
+		ok = conn.loop.headerMemo().scanTo(frame[frameLengthSize+headerWordSize:headerEnd], &header)
 	} else {
 		header, ok = scanFastBinaryHeader(frame[frameLengthSize+headerWordSize : headerEnd])
 	}
@@ -257,13 +257,17 @@ type knownIdentity struct {
 // false for anything unusual (unknown keys, more than maxFastExtFields ext
 // fields or a value that is not a string, a response or a one-way request),
 // which the normal path then decodes.
-// sortedHeaderKeys are a request header's keys as Java writes them (in
-// name order), with their quotes and colon: at each key the scan first
-// tries the one Java would write next, a comparison of a few bytes instead
-// of a string read and a switch; any other order (the Go client's) is read
-// key by key.
-var sortedHeaderKeys = [...]string{`"code":`, `"extFields":`, `"flag":`, `"language":`, `"opaque":`,
-	`"serializeTypeCurrentRPC":`, `"version":`}
+// javaHeaderKeys and goHeaderKeys are a request header's keys, with their
+// quotes and colon, in the orders the clients write them: Java's (name
+// order) and the Go client's (its struct's field order); both begin with
+// code. At each key the scan first tries the key each order would write
+// next, a comparison of a few bytes instead of a string read and a switch;
+// a key neither expects is read as any key.
+var (
+	javaHeaderKeys = [...]string{`"code":`, `"extFields":`, `"flag":`, `"language":`, `"opaque":`,
+		`"serializeTypeCurrentRPC":`, `"version":`}
+	goHeaderKeys = [...]string{`"code":`, `"language":`, `"version":`, `"opaque":`, `"flag":`, `"remark":`, `"extFields":`}
+)
 
 func hasPrefixString(b []byte, prefix string) bool {
 	return len(b) >= len(prefix) && string(b[:len(prefix)]) == prefix
@@ -275,7 +279,7 @@ func scanFastHeader(data []byte) (h fastHeader, ok bool) {
 	if !s.consume('{') {
 		return h, false
 	}
-	next := 0 // the index in sortedHeaderKeys of the key Java writes next
+	nextJava, nextGo := 0, 0 // the index of the key each order writes next
 	for first := true; ; first = false {
 		s.skipSpace()
 		if s.consume('}') {
@@ -287,11 +291,22 @@ func scanFastHeader(data []byte) (h fastHeader, ok bool) {
 		s.skipSpace()
 		var key []byte
 		var err error
-		if next < len(sortedHeaderKeys) && hasPrefixString(s.data[s.pos:], sortedHeaderKeys[next]) {
-			// the key as Java places it: its name is in the frame already
-			key = s.data[s.pos+1 : s.pos+len(sortedHeaderKeys[next])-2]
-			s.pos += len(sortedHeaderKeys[next])
-			next++
+		size := 0
+		switch rest := s.data[s.pos:]; {
+		case nextJava < len(javaHeaderKeys) && hasPrefixString(rest, javaHeaderKeys[nextJava]):
+			size = len(javaHeaderKeys[nextJava])
+			nextJava++
+			if nextJava == 1 {
+				nextGo = 1 // code, where both orders begin
+			}
+		case nextGo < len(goHeaderKeys) && hasPrefixString(rest, goHeaderKeys[nextGo]):
+			size = len(goHeaderKeys[nextGo])
+			nextGo++
+		}
+		if size > 0 {
+			// a key where a client's order puts it: its name is in the frame already
+			key = s.data[s.pos+1 : s.pos+size-2]
+			s.pos += size
 		} else {
 			key, err = s.readStringBytes()
 			s.skipSpace()
