@@ -63,6 +63,9 @@ type seeded struct {
 	pipes   []*load.Pipe
 	// emptyRSS is the server's resident memory before seeding.
 	emptyRSS int64
+	// stopKeepAlive stops the brokers' heartbeats (load.KeepAlive).
+	stopKeepAlive func() int
+	log           *logrus.Entry
 }
 
 // seed starts a server of kind, registers every broker of spec and opens
@@ -91,6 +94,7 @@ func (e *Env) seedOn(server *target.Server, spec load.LayoutSpec, regs *load.Reg
 	if err := load.Seed(e.Ctx, regs, s.brokers, load.FirstVersion); err != nil {
 		return fail(err)
 	}
+	s.stopKeepAlive, s.log = load.KeepAlive(e.Ctx, s.layout, s.brokers, load.KeepAliveInterval), e.Log
 	if s.clients, err = load.Dial(e.Ctx, server.Addr, min(conns, 1), e.Log); err != nil {
 		return fail(err)
 	}
@@ -102,6 +106,11 @@ func (e *Env) seedOn(server *target.Server, spec load.LayoutSpec, regs *load.Reg
 }
 
 func (s *seeded) close() {
+	if s.stopKeepAlive != nil {
+		if failed := s.stopKeepAlive(); failed > 0 {
+			s.log.WithFields(logrus.Fields{"target": s.server.Kind, "failed": failed}).Warn("broker heartbeats failed or were refused")
+		}
+	}
 	load.ClosePipes(s.pipes)
 	load.CloseAll(s.clients)
 	load.CloseAll(s.brokers)
