@@ -25,18 +25,22 @@ func successFrame(t *testing.T, raw *rawConn, req *remoting.Command) []byte {
 // TestFastRouteAnswersLikeTheHandler: a plain route query (the fast path)
 // and the same query with one more ext field (which the fast path leaves to
 // getRouteInfoByTopic) get the same answer, byte for byte, in both JSON
-// flavours; an unknown topic still gets TOPIC_NOT_EXIST.
+// flavours and in JSON and binary headers; an unknown topic still gets
+// TOPIC_NOT_EXIST.
 func TestFastRouteAnswersLikeTheHandler(t *testing.T) {
 	s := startServer(t, nil)
 	nstest.Register(t, s.client, nstest.BrokerAMaster)
 	raw := dialRaw(t, s.addr())
 	for _, tc := range []struct {
-		version int32
-		ext     map[string]string
+		version   int32
+		ext       map[string]string
+		serialize remoting.SerializeType
 	}{
-		{317, map[string]string{"topic": "TopicA"}},
-		{317, map[string]string{"topic": "TopicA", "acceptStandardJsonOnly": "true"}},
-		{479, map[string]string{"topic": "TopicA"}},
+		{317, map[string]string{"topic": "TopicA"}, remoting.JSON},
+		{317, map[string]string{"topic": "TopicA", "acceptStandardJsonOnly": "true"}, remoting.JSON},
+		{479, map[string]string{"topic": "TopicA"}, remoting.JSON},
+		{317, map[string]string{"topic": "TopicA"}, remoting.ROCKETMQ},
+		{479, map[string]string{"topic": "TopicA", "acceptStandardJsonOnly": "true"}, remoting.ROCKETMQ},
 	} {
 		query := func(extra bool) []byte {
 			ext := map[string]string{}
@@ -47,11 +51,15 @@ func TestFastRouteAnswersLikeTheHandler(t *testing.T) {
 				ext["lo"] = "x" // not a key the fast path takes
 			}
 			req := remoting.NewRequest(remoting.GET_ROUTEINFO_BY_TOPIC, ext, nil)
-			req.Language, req.Version = remoting.JAVA, tc.version
+			req.Language, req.Version, req.SerializeType = remoting.JAVA, tc.version, tc.serialize
 			return successFrame(t, raw, req)
 		}
-		if fast, normal := query(false), query(true); !bytes.Equal(fast, normal) {
-			t.Fatalf("version %d %v: fast path\n%s\nhandler\n%s", tc.version, tc.ext, fast, normal)
+		fast, normal := query(false), query(true)
+		if !bytes.Equal(fast, normal) {
+			t.Fatalf("version %d %v %v: fast path\n%s\nhandler\n%s", tc.version, tc.ext, tc.serialize, fast, normal)
+		}
+		if remoting.SerializeType(fast[4]) != tc.serialize {
+			t.Fatalf("%v request answered in serialize type %d", tc.serialize, fast[4])
 		}
 	}
 	req := remoting.NewRequest(remoting.GET_ROUTEINFO_BY_TOPIC, map[string]string{"topic": "NoSuchTopic"}, nil)
@@ -65,15 +73,19 @@ func TestFastHeartbeatAnswersLikeTheHandler(t *testing.T) {
 	nstest.Register(t, s.client, nstest.BrokerAMaster)
 	raw := dialRaw(t, s.addr())
 	b := nstest.BrokerAMaster
-	answer := func(extra bool) []byte {
-		ext := map[string]string{"clusterName": b.Cluster, "brokerAddr": b.Addr, "brokerName": b.Name}
-		if extra {
-			ext["lo"] = "x"
+	for _, serialize := range []remoting.SerializeType{remoting.JSON, remoting.ROCKETMQ} {
+		answer := func(extra bool) []byte {
+			ext := map[string]string{"clusterName": b.Cluster, "brokerAddr": b.Addr, "brokerName": b.Name}
+			if extra {
+				ext["lo"] = "x"
+			}
+			req := remoting.NewRequest(remoting.BROKER_HEARTBEAT, ext, nil)
+			req.SerializeType = serialize
+			return successFrame(t, raw, req)
 		}
-		return successFrame(t, raw, remoting.NewRequest(remoting.BROKER_HEARTBEAT, ext, nil))
-	}
-	if fast, normal := answer(false), answer(true); !bytes.Equal(fast, normal) {
-		t.Fatalf("fast path\n%q\nhandler\n%q", fast, normal)
+		if fast, normal := answer(false), answer(true); !bytes.Equal(fast, normal) || remoting.SerializeType(fast[4]) != serialize {
+			t.Fatalf("%v: fast path\n%q\nhandler\n%q", serialize, fast, normal)
+		}
 	}
 }
 
@@ -91,15 +103,19 @@ func TestFastDataVersionAnswersLikeTheHandler(t *testing.T) {
 		name, addr string
 		body       []byte
 	}{{"same version", b.Addr, stored}, {"other version", b.Addr, other}, {"no body", b.Addr, nil}, {"unknown broker", "10.9.9.9:1", stored}} {
-		answer := func(extra bool) []byte {
-			ext := map[string]string{"clusterName": b.Cluster, "brokerAddr": tc.addr, "brokerName": b.Name, "brokerId": "0"}
-			if extra {
-				ext["lo"] = "x"
+		for _, serialize := range []remoting.SerializeType{remoting.JSON, remoting.ROCKETMQ} {
+			answer := func(extra bool) []byte {
+				ext := map[string]string{"clusterName": b.Cluster, "brokerAddr": tc.addr, "brokerName": b.Name, "brokerId": "0"}
+				if extra {
+					ext["lo"] = "x"
+				}
+				req := remoting.NewRequest(remoting.QUERY_DATA_VERSION, ext, tc.body)
+				req.SerializeType = serialize
+				return successFrame(t, raw, req)
 			}
-			return successFrame(t, raw, remoting.NewRequest(remoting.QUERY_DATA_VERSION, ext, tc.body))
-		}
-		if fast, normal := answer(false), answer(true); !bytes.Equal(fast, normal) {
-			t.Fatalf("%s: fast path\n%q\nhandler\n%q", tc.name, fast, normal)
+			if fast, normal := answer(false), answer(true); !bytes.Equal(fast, normal) || remoting.SerializeType(fast[4]) != serialize {
+				t.Fatalf("%s %v: fast path\n%q\nhandler\n%q", tc.name, serialize, fast, normal)
+			}
 		}
 	}
 	bad := raw.invoke(remoting.NewRequest(remoting.QUERY_DATA_VERSION, map[string]string{"clusterName": b.Cluster,
