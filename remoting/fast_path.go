@@ -30,12 +30,13 @@ type FastRouteHandler func(q FastRouteQuery, dst []byte) (body []byte, ok bool)
 // header, JSON or binary (ROCKETMQ), holds nothing but code, flag 0,
 // language, opaque, version, remark, serializeTypeCurrentRPC and the ext
 // fields topic and acceptStandardJsonOnly (what the Java and the Go clients
-// send, a JSON header's keys in any order). For those the event loop reads the header
-// straight from the frame, without a map or a Command, and writes the answer
-// frame in place behind the other answers of the same read, from a header
-// encoded once with only the opaque written: the same bytes the normal path
-// writes. Every other request, and every one h declines, takes the normal
-// path (handlers, GO_AWAY, memory limit), which answers it as before.
+// send, a JSON header's keys in any order). For those the event loop reads
+// the header straight from the frame, without a map or a Command, and
+// writes the answer frame in place behind the other answers of the same
+// read, from a header encoded once with only the opaque written: the same
+// bytes the normal path writes. Every other request, and every one h
+// declines, takes the normal path (handlers, GO_AWAY, memory limit), which
+// answers it as before.
 func (s *Server) HandleFastRoute(h FastRouteHandler) { s.fastRoute.Store(&h) }
 
 // FastHeartbeatHandler records a BROKER_HEARTBEAT of the broker at addr in
@@ -45,10 +46,10 @@ func (s *Server) HandleFastRoute(h FastRouteHandler) { s.fastRoute.Store(&h) }
 // heartbeat.
 type FastHeartbeatHandler func(cluster, addr string) bool
 
-// HandleFastHeartbeat installs h for BROKER_HEARTBEAT requests whose
-// header (JSON or binary) carries the ext fields clusterName, brokerAddr and brokerName and
-// nothing unusual (see HandleFastRoute); the answer is the plain SUCCESS the
-// normal path writes.
+// HandleFastHeartbeat installs h for BROKER_HEARTBEAT requests whose header
+// (JSON or binary) carries the ext fields clusterName, brokerAddr and
+// brokerName and nothing unusual (see HandleFastRoute); the answer is the
+// plain SUCCESS the normal path writes.
 func (s *Server) HandleFastHeartbeat(h FastHeartbeatHandler) { s.fastHeartbeat.Store(&h) }
 
 // FastDataVersionHandler answers a QUERY_DATA_VERSION of the broker at addr
@@ -60,9 +61,10 @@ func (s *Server) HandleFastHeartbeat(h FastHeartbeatHandler) { s.fastHeartbeat.S
 type FastDataVersionHandler func(cluster, addr string, body []byte) (answer []byte, changed, ok bool)
 
 // HandleFastDataVersion installs h for QUERY_DATA_VERSION requests whose
-// header (JSON or binary) carries the ext fields brokerName, brokerAddr, clusterName
-// and a numeric brokerId and nothing unusual (see HandleFastRoute); the
-// answer is the SUCCESS with ext field changed that the normal path writes.
+// header (JSON or binary) carries the ext fields brokerName, brokerAddr,
+// clusterName and a numeric brokerId and nothing unusual (see
+// HandleFastRoute); the answer is the SUCCESS with ext field changed that
+// the normal path writes.
 func (s *Server) HandleFastDataVersion(h FastDataVersionHandler) { s.fastDataVersion.Store(&h) }
 
 // answerHeader is the header of a SUCCESS answer in one serialization, cut
