@@ -22,16 +22,16 @@ func (ns *NameServer) fastRoute(q remoting.FastRouteQuery, dst []byte) ([]byte, 
 }
 
 // fastHeartbeat is brokerHeartbeat for the fast path: the broker's live
-// entry refreshed, a plain SUCCESS (as brokerHeartbeat, whether or not the
-// broker is known).
-func (ns *NameServer) fastHeartbeat(cluster, addr string) bool {
-	ns.routes.Heartbeat(cluster, addr, ns.clock.Now())
+// entry refreshed at now (the fast path's own clock reading), a plain
+// SUCCESS (as brokerHeartbeat, whether or not the broker is known).
+func (ns *NameServer) fastHeartbeat(cluster, addr string, now int64) bool {
+	ns.routes.Heartbeat(cluster, addr, ns.clock.At(now))
 	return true
 }
 
 // fastDataVersion is queryDataVersion for the fast path: the same refresh
 // and comparison (the broker's version compared as bytes first), the
 // stored version as the answer's body.
-func (ns *NameServer) fastDataVersion(cluster, addr string, body []byte) ([]byte, bool, bool) {
-	return ns.routes.QueryDataVersionJSON(cluster, addr, body, ns.clock.Now())
+func (ns *NameServer) fastDataVersion(cluster, addr string, body []byte, now int64) ([]byte, bool, bool) {
+	return ns.routes.QueryDataVersionJSON(cluster, addr, body, ns.clock.At(now))
 }

@@ -188,7 +188,7 @@ func TestAlternatingBrokersGetTheirOwnAnswersThroughTheMemo(t *testing.T) {
 	var seen []string
 	s := startServer(t, ServerConfig{}, func(s *Server) {
 		s.Handle(BROKER_HEARTBEAT, func(_ *Conn, req *Command) *Command { return NewResponse(req, SYSTEM_ERROR, "normal path") })
-		s.HandleFastHeartbeat(func(_, addr string) bool {
+		s.HandleFastHeartbeat(func(_, addr string, _ int64) bool {
 			mu.Lock()
 			defer mu.Unlock()
 			seen = append(seen, addr)

@@ -43,8 +43,10 @@ func (s *Server) HandleFastRoute(h FastRouteHandler) { s.fastRoute.Store(&h) }
 // cluster and says true, or false to leave the request to the normal path.
 // cluster and addr alias the request's bytes: they are valid during the
 // call only (a lookup key, never kept), which spares two allocations per
-// heartbeat.
-type FastHeartbeatHandler func(cluster, addr string) bool
+// heartbeat. now is monotime.Nanotime when the answer began, the reading
+// its handler time is measured from: a handler that needs the time takes
+// it from there (monotime.Clock.At) instead of reading the clock again.
+type FastHeartbeatHandler func(cluster, addr string, now int64) bool
 
 // HandleFastHeartbeat installs h for BROKER_HEARTBEAT requests whose header
 // (JSON or binary) carries the ext fields clusterName, brokerAddr and
@@ -56,9 +58,8 @@ func (s *Server) HandleFastHeartbeat(h FastHeartbeatHandler) { s.fastHeartbeat.S
 // in cluster whose body (the broker's data version, maybe empty) is given:
 // it returns the answer's body, which the server only reads, and says
 // whether the version changed, or ok false to leave the request to the
-// normal path. cluster and addr are valid during the call only, as for
-// FastHeartbeatHandler.
-type FastDataVersionHandler func(cluster, addr string, body []byte) (answer []byte, changed, ok bool)
+// normal path. cluster, addr and now are as for FastHeartbeatHandler.
+type FastDataVersionHandler func(cluster, addr string, body []byte, now int64) (answer []byte, changed, ok bool)
 
 // HandleFastDataVersion installs h for QUERY_DATA_VERSION requests whose
 // header (JSON or binary) carries the ext fields brokerName, brokerAddr,
@@ -177,7 +178,7 @@ func (s *Server) fastFrame(conn *Conn, gnetConn gnet.Conn, out []byte, clock *in
 		return out, true
 	case header.code == BROKER_HEARTBEAT && heartbeat != nil && len(body) == 0:
 		cluster, addr, isHeartbeat := header.heartbeat()
-		if !isHeartbeat || !(*heartbeat)(cluster, addr) {
+		if !isHeartbeat || !(*heartbeat)(cluster, addr, started) {
 			return out, false
 		}
 	case header.code == QUERY_DATA_VERSION && dataVersion != nil:
@@ -186,7 +187,7 @@ func (s *Server) fastFrame(conn *Conn, gnetConn gnet.Conn, out []byte, clock *in
 			return out, false
 		}
 		var changed bool
-		if answerBody, changed, ok = (*dataVersion)(cluster, addr, body); !ok {
+		if answerBody, changed, ok = (*dataVersion)(cluster, addr, body, started); !ok {
 			return out, false
 		}
 		answerHead = &fastChangedAnswer[serialize][0]
@@ -195,6 +196,12 @@ func (s *Server) fastFrame(conn *Conn, gnetConn gnet.Conn, out []byte, clock *in
 		}
 	default:
 		return out, false
+	}
+	if header.flag == flagOneway {
+		// the handler's work done, nothing to answer (as appendResponse)
+		_, _ = gnetConn.Discard(total)
+		s.answeredFast(header.code, started, clock, 0)
+		return out, true
 	}
 	start := len(out)
 	out = appendAnswerHeader(out, answerHead, header.opaque)
@@ -255,10 +262,6 @@ type knownIdentity struct {
 	ok            bool
 }
 
-// scanFastHeader reads a JSON request header without building a map; ok is
-// false for anything unusual (unknown keys, more than maxFastExtFields ext
-// fields or a value that is not a string, a response or a one-way request),
-// which the normal path then decodes.
 // javaHeaderKeys and goHeaderKeys are a request header's keys, with their
 // quotes and colon, in the orders the clients write them: Java's (name
 // order) and the Go client's (its struct's field order); both begin with
@@ -275,6 +278,10 @@ func hasPrefixString(b []byte, prefix string) bool {
 	return len(b) >= len(prefix) && string(b[:len(prefix)]) == prefix
 }
 
+// scanFastHeader reads a JSON request header without building a map; ok is
+// false for anything unusual (unknown keys, more than maxFastExtFields ext
+// fields or a value that is not a string, a flag other than 0 or one-way),
+// which the normal path then decodes.
 func scanFastHeader(data []byte) (h fastHeader, ok bool) {
 	s := jsonScanner{data: data}
 	s.skipSpace()
@@ -355,12 +362,12 @@ func scanFastHeader(data []byte) (h fastHeader, ok bool) {
 		}
 	}
 	s.skipSpace()
-	return h, s.pos == len(data) && h.haveCode && h.haveOpaque && h.flag == 0
+	return h, s.pos == len(data) && h.haveCode && h.haveOpaque && plainFlag(h.flag)
 }
 
 // scanFastBinaryHeader reads a binary (ROCKETMQ) request header as
 // decodeBinaryHeader does, without building a map; ok is false for what the
-// JSON scan also leaves to the normal path (a response, a one-way request,
+// JSON scan also leaves to the normal path (a flag other than 0 or one-way,
 // more than maxFastExtFields ext fields, a repeated key) and for an empty
 // key or value, which the decoder drops as absent.
 func scanFastBinaryHeader(data []byte) (h fastHeader, ok bool) {
@@ -398,14 +405,22 @@ func scanFastBinaryHeader(data []byte) (h fastHeader, ok bool) {
 		f.n++
 		area = rest
 	}
-	return h, h.flag == 0
+	return h, plainFlag(h.flag)
 }
 
-// routeQuery is the route query of a header the fast path takes.
+// plainFlag says whether a request's flag is one the fast path takes: 0, or
+// one-way alone, which Java brokers set on their heartbeats and data version
+// queries (BrokerOuterAPI sends both with invokeOneway); the fast path then
+// does the handler's work and answers nothing, as the normal path does.
+func plainFlag(flag int32) bool { return flag == 0 || flag == flagOneway }
+
+// routeQuery is the route query of a header the fast path takes: two-way
+// only (a one-way route query answers nothing and costs the normal path
+// nothing worth saving).
 func (h *fastHeader) routeQuery() (FastRouteQuery, bool) {
 	q := FastRouteQuery{Version: h.version}
 	topic, ok := h.ext.get("topic")
-	if h.code != GET_ROUTEINFO_BY_TOPIC || !ok || len(topic) == 0 || !h.ext.only("topic", "acceptStandardJsonOnly") {
+	if h.code != GET_ROUTEINFO_BY_TOPIC || h.flag != 0 || !ok || len(topic) == 0 || !h.ext.only("topic", "acceptStandardJsonOnly") {
 		return q, false
 	}
 	q.Topic = aliasString(topic)

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/binary"
 	"strconv"
+	"sync"
 	"sync/atomic"
 	"testing"
 )
@@ -35,11 +36,11 @@ func fastServer(t *testing.T, fast bool, fastAnswers *atomic.Int32) *Server {
 				fastAnswers.Add(1)
 				return append(dst, routeBody(q.Topic)...), true
 			})
-			s.HandleFastHeartbeat(func(cluster, addr string) bool {
+			s.HandleFastHeartbeat(func(cluster, addr string, _ int64) bool {
 				fastAnswers.Add(1)
 				return cluster == "c"
 			})
-			s.HandleFastDataVersion(func(_, _ string, body []byte) ([]byte, bool, bool) {
+			s.HandleFastDataVersion(func(_, _ string, body []byte, _ int64) ([]byte, bool, bool) {
 				fastAnswers.Add(1)
 				return bytes.Clone(body), len(body) == 0, true
 			})
@@ -84,6 +85,12 @@ func TestFastRouteAnswersTheSameBytesAsTheNormalPath(t *testing.T) {
 	oneway.MarkOneway()
 	binaryOneway := *oneway
 	binaryOneway.SerializeType = ROCKETMQ
+	// Java brokers send heartbeats and data version queries one-way: the
+	// fast path does the work and answers nothing
+	onewayHeartbeat := *requests["heartbeat"]
+	onewayHeartbeat.MarkOneway()
+	onewayDataVersion := *requests["binary data version"]
+	onewayDataVersion.MarkOneway()
 
 	var fastCount, none atomic.Int32
 	normal := dialRaw(t, fastServer(t, false, &none))
@@ -108,16 +115,65 @@ func TestFastRouteAnswersTheSameBytesAsTheNormalPath(t *testing.T) {
 		}
 	}
 	// a one-way request is never answered: the next answer is the next request's
-	fast.write(append(append(mustEncode(t, oneway), mustEncode(t, &binaryOneway)...), mustEncode(t, plain)...))
+	var onewayBatch []byte
+	for _, req := range []*Command{oneway, &binaryOneway, &onewayHeartbeat, &onewayDataVersion, plain} {
+		onewayBatch = append(onewayBatch, mustEncode(t, req)...)
+	}
+	before := fastCount.Load()
+	fast.write(onewayBatch)
 	if got := fast.read(); got.Opaque != plain.Opaque {
-		t.Fatalf("answer after a one-way request: %+v", got)
+		t.Fatalf("answer after one-way requests: %+v", got)
+	}
+	if n := fastCount.Load() - before; n != 3 {
+		t.Fatalf("%d fast handler calls for the one-way batch, want 3 (heartbeat, data version, the plain query)", n)
 	}
 	// plain, accept standard, escaped topic, remark, Go client, language as
 	// a number, binary, both heartbeats (the declined one counted too), both
 	// data versions, and the binary heartbeat and data versions three times
-	// each, then the last plain
-	if n := fastCount.Load(); n != 3*14+1 || none.Load() != 0 {
-		t.Fatalf("%d answers on the fast path, want 43", n)
+	// each, then the one-way heartbeat and data version and the last plain
+	if n := fastCount.Load(); n != 3*14+3 || none.Load() != 0 {
+		t.Fatalf("%d answers on the fast path, want 45", n)
+	}
+}
+
+// TestFastHandlersAreGivenTheAnswersClockReading: the now a heartbeat and a
+// data version handler get is a monotonic reading taken after the request
+// was sent and before its answer came, for each of several requests of one
+// write (the batch's readings are chained).
+func TestFastHandlersAreGivenTheAnswersClockReading(t *testing.T) {
+	var mu sync.Mutex
+	var readings []int64
+	record := func(now int64) {
+		mu.Lock()
+		defer mu.Unlock()
+		readings = append(readings, now)
+	}
+	srv := startServer(t, ServerConfig{}, func(s *Server) {
+		s.HandleFastHeartbeat(func(_, _ string, now int64) bool { record(now); return true })
+		s.HandleFastDataVersion(func(_, _ string, body []byte, now int64) ([]byte, bool, bool) {
+			record(now)
+			return nil, false, true
+		})
+	})
+	conn := dialRaw(t, srv)
+	identity := map[string]string{"clusterName": "c", "brokerAddr": "a", "brokerName": "b", "brokerId": "0"}
+	heartbeat := mustEncode(t, NewRequest(BROKER_HEARTBEAT, map[string]string{"clusterName": "c", "brokerAddr": "a", "brokerName": "b"}, nil))
+	dataVersion := mustEncode(t, NewRequest(QUERY_DATA_VERSION, identity, []byte(`{"counter":1}`)))
+	before := monotonicNanos()
+	conn.write(append(append(bytes.Clone(heartbeat), dataVersion...), heartbeat...))
+	for range 3 {
+		conn.readFrameBytes()
+	}
+	after := monotonicNanos()
+	mu.Lock()
+	defer mu.Unlock()
+	if len(readings) != 3 {
+		t.Fatalf("%d fast answers, want 3", len(readings))
+	}
+	for i, now := range readings {
+		if now < before || now > after || i > 0 && now < readings[i-1] {
+			t.Fatalf("reading %d: %d, outside [%d, %d] or before the one ahead of it (%v)", i, now, before, after, readings)
+		}
 	}
 }
 

@@ -7,20 +7,35 @@
 // immune to steps. They are not meant to be shown as dates.
 package monotime
 
-import "time"
+import (
+	"time"
+	_ "unsafe" // for go:linkname
+)
 
 // Clock is a monotonic time source; the zero value is not usable, use New.
 type Clock struct {
-	origin time.Time // the wall time of the first reading, no monotonic part
-	start  time.Time // the same instant with its monotonic reading
+	origin     time.Time // the wall time of the first reading, no monotonic part
+	startNanos int64     // Nanotime at the same instant
 }
 
 // New returns a clock whose first reading is the current wall time.
 func New() Clock {
-	now := time.Now()
-	return Clock{origin: now.Round(0), start: now}
+	return Clock{origin: time.Now().Round(0), startNanos: Nanotime()}
 }
 
-// Now is the origin plus the monotonic time elapsed since the clock was made
-// (time.Since reads the monotonic clock): it never reads the wall clock again.
-func (c Clock) Now() time.Time { return c.origin.Add(time.Since(c.start)) }
+// Now is the origin plus the monotonic time elapsed since the clock was
+// made: it never reads the wall clock again.
+func (c Clock) Now() time.Time { return c.At(Nanotime()) }
+
+// At is the clock's time at nanos, a reading of Nanotime the caller took:
+// a hot path that reads the clock anyway (the remoting fast path times every
+// answer) passes that reading on instead of reading the clock twice, which
+// on a virtual machine was 4% of a heartbeat's server CPU.
+func (c Clock) At(nanos int64) time.Time { return c.origin.Add(time.Duration(nanos - c.startNanos)) }
+
+// Nanotime is the runtime's monotonic clock in nanoseconds: one clock read,
+// where time.Now takes two (wall and monotonic). Only differences between
+// readings mean anything.
+//
+//go:linkname Nanotime runtime.nanotime
+func Nanotime() int64

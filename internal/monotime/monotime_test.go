@@ -10,7 +10,7 @@ import (
 // counting from its origin; a clock reading the wall clock would jump to it.
 func TestNowIgnoresTheWallClock(t *testing.T) {
 	origin := time.UnixMilli(1_000_000)
-	c := Clock{origin: origin, start: time.Now()}
+	c := Clock{origin: origin, startNanos: Nanotime()}
 	time.Sleep(20 * time.Millisecond)
 	elapsed := c.Now().Sub(origin)
 	if elapsed < 20*time.Millisecond || elapsed > 10*time.Second {
@@ -25,5 +25,19 @@ func TestNewStartsAtTheWallTime(t *testing.T) {
 	c := New()
 	if d := time.Until(c.Now()); d > time.Second || d < -time.Second {
 		t.Fatalf("a new clock reads %s away from the wall time", d)
+	}
+}
+
+func TestAtIsNowForTheSameReading(t *testing.T) {
+	c := New()
+	before := c.Now()
+	reading := Nanotime()
+	after := c.Now()
+	at := c.At(reading)
+	if at.Before(before) || at.After(after) {
+		t.Fatalf("At(a reading taken between two Now calls) = %v, outside [%v, %v]", at, before, after)
+	}
+	if got := c.At(reading + int64(time.Second)).Sub(at); got != time.Second {
+		t.Fatalf("a reading 1 s later is %s later", got)
 	}
 }
