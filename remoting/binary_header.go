@@ -10,6 +10,12 @@ import (
 // 1, version 2, opaque 4, flag 4, remark length 4, ext length 4.
 const binaryFixedSize = 21
 
+// BinaryOpaqueAt is where a ROCKETMQ header's opaque (4 bytes) starts,
+// after code (2 bytes), language (1) and version (2); its flag (4 bytes)
+// follows. Readers that take the opaque without decoding the header (the
+// fast path, the load generator, the benchmark baseline) use it.
+const BinaryOpaqueAt = 5
+
 // appendBinaryHeader appends cmd's header in the ROCKETMQ layout of
 // protocol.md 1.6. Code and version must fit 16 bits (Java would silently
 // truncate; we refuse). Ext entries are written in key order; entries with
@@ -61,8 +67,8 @@ func decodeBinaryHeader(header []byte, cmd *Command) error {
 	cmd.Code = int32(int16(binary.BigEndian.Uint16(header[0:])))
 	cmd.Language = languageFromCode(int64(header[2]))
 	cmd.Version = int32(int16(binary.BigEndian.Uint16(header[3:])))
-	cmd.Opaque = int32(binary.BigEndian.Uint32(header[5:]))
-	cmd.Flag = int32(binary.BigEndian.Uint32(header[9:]))
+	cmd.Opaque = int32(binary.BigEndian.Uint32(header[BinaryOpaqueAt:]))
+	cmd.Flag = int32(binary.BigEndian.Uint32(header[BinaryOpaqueAt+4:]))
 	rest := header[13:]
 
 	remark, rest, err := takeSized(rest, 4)

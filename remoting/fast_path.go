@@ -87,10 +87,6 @@ var (
 	}
 )
 
-// binaryOpaqueAt is where a binary header's opaque starts: after code (2
-// bytes), language (1) and version (2).
-const binaryOpaqueAt = 5
-
 func cutAnswerHeader(ext map[string]string, serialize SerializeType) answerHeader {
 	const sentinel = 987654321
 	resp := NewResponse(&Command{SerializeType: serialize, Opaque: sentinel}, SUCCESS, "")
@@ -102,7 +98,7 @@ func cutAnswerHeader(ext map[string]string, serialize SerializeType) answerHeade
 	}
 	header := frame[frameLengthSize+headerWordSize:]
 	if serialize == ROCKETMQ {
-		return answerHeader{head: header[:binaryOpaqueAt], tail: header[binaryOpaqueAt+4:], serialize: serialize}
+		return answerHeader{head: header[:BinaryOpaqueAt], tail: header[BinaryOpaqueAt+4:], serialize: serialize}
 	}
 	digits := strconv.AppendInt(nil, sentinel, 10)
 	at := bytes.Index(header, digits)
@@ -376,11 +372,11 @@ func scanFastBinaryHeader(data []byte) (h fastHeader, ok bool) {
 	}
 	h.code = int32(int16(binary.BigEndian.Uint16(data)))
 	h.version = int32(int16(binary.BigEndian.Uint16(data[3:])))
-	h.opaque = int32(binary.BigEndian.Uint32(data[binaryOpaqueAt:]))
-	h.flag = int32(binary.BigEndian.Uint32(data[binaryOpaqueAt+4:]))
+	h.opaque = int32(binary.BigEndian.Uint32(data[BinaryOpaqueAt:]))
+	h.flag = int32(binary.BigEndian.Uint32(data[BinaryOpaqueAt+4:]))
 	h.haveCode, h.haveOpaque = true, true
-	h.opaqueStart, h.opaqueEnd = binaryOpaqueAt, binaryOpaqueAt+4
-	_, rest, err := takeSized(data[binaryOpaqueAt+8:], 4) // the remark answers nothing
+	h.opaqueStart, h.opaqueEnd = BinaryOpaqueAt, BinaryOpaqueAt+4
+	_, rest, err := takeSized(data[BinaryOpaqueAt+8:], 4) // the remark answers nothing
 	if err != nil {
 		return h, false
 	}

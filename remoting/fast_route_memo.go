@@ -114,7 +114,7 @@ func holeString(data []byte, at int) (end int, ok bool) {
 // says whether it did: only a header whose opaque is a bare number and
 // whose topic is a plain string in its bytes (no escapes) is kept.
 func (l *routeLayout) learn(data []byte, h *fastHeader) bool {
-	if _, isRoute := h.routeQuery(); !isRoute || !bytes.HasPrefix(data, []byte(routeMemoPrefix)) ||
+	if _, isRoute := h.routeQuery(); !isRoute || !hasPrefixString(data, routeMemoPrefix) ||
 		h.opaqueEnd <= h.opaqueStart || data[h.opaqueStart] != '-' && (data[h.opaqueStart] < '0' || data[h.opaqueStart] > '9') {
 		return false
 	}

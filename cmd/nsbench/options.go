@@ -102,7 +102,7 @@ func (o *options) flagSet(mode string, output io.Writer) *flag.FlagSet {
 	fs.DurationVar(&o.warmup, "warmup", o.warmup, "warm-up before each measured phase")
 	fs.DurationVar(&o.duration, "duration", o.duration, "measured time of each phase")
 	fs.StringVar(&o.loads, "loads", o.loads, "comma-separated loads, CONNSxINFLIGHT (route: one phase each; other modes use the first)")
-	fs.StringVar(&o.routeHeaders, "route-headers", o.routeHeaders, "route: comma-separated clients whose request header layout the route queries copy, java and/or go (one phase each per load)")
+	fs.StringVar(&o.routeHeaders, "route-headers", o.routeHeaders, "route: comma-separated header layouts of the route queries, one phase each per load: java (the Java client's JSON), go (rocketmq-client-go's JSON), binary (ROCKETMQ)")
 	fs.IntVar(&o.spec.Clusters, "clusters", o.spec.Clusters, "clusters to seed")
 	fs.IntVar(&o.spec.BrokersPerCluster, "brokers", o.spec.BrokersPerCluster, "brokers per cluster, each on its own connection")
 	fs.IntVar(&o.spec.TopicsPerCluster, "topics", o.spec.TopicsPerCluster, "topics per cluster, registered by every broker of the cluster")
@@ -167,7 +167,7 @@ func (o *options) validate() error {
 	return err
 }
 
-// parseClients reads "java,go".
+// parseClients reads "java,go,binary".
 func parseClients(text string) ([]load.Client, error) {
 	var clients []load.Client
 	for _, name := range strings.Split(text, ",") {

@@ -214,8 +214,8 @@ func scanBinary(header []byte) (code int16, opaque, flag int32, ext []byte, ok b
 		return 0, 0, 0, nil, false
 	}
 	code = int16(binary.BigEndian.Uint16(header))
-	opaque = int32(binary.BigEndian.Uint32(header[5:]))
-	flag = int32(binary.BigEndian.Uint32(header[9:]))
+	opaque = int32(binary.BigEndian.Uint32(header[remoting.BinaryOpaqueAt:]))
+	flag = int32(binary.BigEndian.Uint32(header[remoting.BinaryOpaqueAt+4:]))
 	remark := int(binary.BigEndian.Uint32(header[fixed:]))
 	rest := header[fixed+4:]
 	if remark < 0 || remark > len(rest)-4 {

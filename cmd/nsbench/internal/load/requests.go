@@ -133,29 +133,21 @@ const (
 	BinaryClient
 )
 
+// clientNames are the clients' names in flags and reports.
+var clientNames = [...]string{JavaClient: "java", GoClient: "go", BinaryClient: "binary"}
+
 // ParseClient reads a client's name as the tool's flags give it.
 func ParseClient(name string) (Client, error) {
-	switch name {
-	case "java":
-		return JavaClient, nil
-	case "go":
-		return GoClient, nil
-	case "binary":
-		return BinaryClient, nil
+	for c, known := range clientNames {
+		if name == known {
+			return Client(c), nil
+		}
 	}
-	return 0, fmt.Errorf("client %q: want java, go or binary: %w", name, ErrBadSpec)
+	return 0, fmt.Errorf("client %q: want one of %s: %w", name, strings.Join(clientNames[:], ", "), ErrBadSpec)
 }
 
 // String is the client's name in flags and reports.
-func (c Client) String() string {
-	switch c {
-	case GoClient:
-		return "go"
-	case BinaryClient:
-		return "binary"
-	}
-	return "java"
-}
+func (c Client) String() string { return clientNames[c] }
 
 // routeTemplate is client's GET_ROUTEINFO_BY_TOPIC of topic as a template.
 func routeTemplate(client Client, topic string) (Template, error) {

@@ -14,12 +14,14 @@ func RouteStream(l *Layout, pipes []*Pipe, inFlight int) Stream {
 }
 
 // RouteStreamAs is RouteStream with the queries in client's layout; its
-// phases are "route" for the Java client and "route-go" for the Go client.
+// phases are named by RouteOp.
 func RouteStreamAs(client Client, l *Layout, pipes []*Pipe, inFlight int) Stream {
 	return Stream{Op: RouteOp(client), Pipes: pipes, InFlight: inFlight, Requests: l.routeRequests(client)}
 }
 
-// RouteOp is the op route queries in client's layout are reported under.
+// RouteOp is the op route queries in client's layout are reported under:
+// "route" for the Java client's, "route-go" and "route-binary" for the
+// others.
 func RouteOp(client Client) string {
 	if client == JavaClient {
 		return "route"

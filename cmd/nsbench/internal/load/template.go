@@ -33,9 +33,9 @@ type Template struct {
 	binaryOpaque bool
 }
 
-// binaryOpaqueAt is where a binary header's opaque starts in its frame:
-// the two length words, then code (2 bytes), language (1) and version (2).
-const binaryOpaqueAt = 8 + 5
+// binaryOpaqueAt is where a binary header's opaque starts in its frame,
+// after the two length words.
+const binaryOpaqueAt = 8 + remoting.BinaryOpaqueAt
 
 // TemplateSigner, when set, signs every template (nsbench -ak, -sk). An
 // ACL signature covers the ext fields and the body, not the opaque, so a

@@ -9,8 +9,9 @@ import (
 
 // Route seeds spec into every target, then for each load and each client's
 // header layout queries random topics against each target in turn (so a
-// drift of the shared machine hits both alike). With heartbeat set, it then measures BROKER_HEARTBEAT and
-// QUERY_DATA_VERSION at that load on the same servers.
+// drift of the shared machine hits both alike). With heartbeat set, it then
+// measures BROKER_HEARTBEAT and QUERY_DATA_VERSION at that load on the same
+// servers.
 func Route(e *Env, spec load.LayoutSpec, loads []Load, clients []load.Client, heartbeat *Load) (Result, error) {
 	maxConns := 1
 	for _, l := range append(slices.Clone(loads), derefOr(heartbeat)) {
