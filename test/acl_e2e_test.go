@@ -180,9 +180,35 @@ func TestACLBrokerControl(t *testing.T) {
 	if _, code, _ := routeOf(ns.Addr, "FarTopic"); code != 17 {
 		t.Fatalf("refused registration left a route: code %d", code)
 	}
-	nstest.Register(t, aclClient(t, ns.Addr, aclUser, elsewhere), broker) // signed: any address
+	// A client's account moves no route: whatever it signs, broker control
+	// needs an admin account or a white-listed address.
+	userFar := aclClient(t, ns.Addr, aclUser, elsewhere)
+	topicBody := []byte(`{"queueDatas":[{"brokerName":"far-broker","readQueueNums":1,"writeQueueNums":1,"perm":6,"topicSysFlag":0}]}`)
+	for _, req := range []*remoting.Command{broker.RegisterRequest(),
+		remoting.NewRequest(remoting.BROKER_HEARTBEAT, broker.Identity(), nil),
+		remoting.NewRequest(remoting.UNREGISTER_BROKER, broker.Identity(), nil),
+		remoting.NewRequest(remoting.REGISTER_TOPIC_IN_NAMESRV, map[string]string{"topic": "FarTopic"}, topicBody)} {
+		resp := nstest.Invoke(t, userFar, req)
+		if resp.Code != remoting.NO_PERMISSION || !strings.Contains(resp.Remark, "admin account") {
+			t.Fatalf("%s signed by a user account: code %d %q", remoting.RequestCodeName(req.Code), resp.Code, resp.Remark)
+		}
+	}
+	if _, code, _ := routeOf(ns.Addr, "FarTopic"); code != 17 {
+		t.Fatalf("a user account's registration left a route: code %d", code)
+	}
+	admin := aclClient(t, ns.Addr, aclAdmin, nil)
+	nstest.Register(t, admin, broker) // signed by the admin account
 	if data, code, err := routeOf(ns.Addr, "FarTopic"); err != nil || code != 0 || len(data.QueueDatas) != 1 {
-		t.Fatalf("signed registration: code %d err %v", code, err)
+		t.Fatalf("admin-signed registration: code %d err %v", code, err)
+	}
+	// Nor can the user account take the route over, or remove the broker.
+	hijack := broker
+	hijack.Addr = "127.0.0.3:10911"
+	nstest.MustCode(t, nstest.Invoke(t, userFar, hijack.RegisterRequest()), remoting.NO_PERMISSION)
+	nstest.MustCode(t, nstest.Invoke(t, userFar, remoting.NewRequest(remoting.UNREGISTER_BROKER, broker.Identity(), nil)), remoting.NO_PERMISSION)
+	if data, code, err := routeOf(ns.Addr, "FarTopic"); err != nil || code != 0 || len(data.BrokerDatas) != 1 ||
+		data.BrokerDatas[0].BrokerAddrs[0] != broker.Addr {
+		t.Fatalf("after the user account's attempts: code %d err %v route %+v", code, err, data)
 	}
 	// The same body again, unchanged, is still checked: the event loop's
 	// quick answer to unchanged registrations is off while ACL guards them.
@@ -192,7 +218,7 @@ func TestACLBrokerControl(t *testing.T) {
 	// A signed heartbeat in the ROCKETMQ binary header verifies the same.
 	heartbeat := remoting.NewRequest(remoting.BROKER_HEARTBEAT, broker.Identity(), nil)
 	heartbeat.SerializeType = remoting.ROCKETMQ
-	nstest.MustCode(t, nstest.Invoke(t, aclClient(t, ns.Addr, aclUser, elsewhere), heartbeat), remoting.SUCCESS)
+	nstest.MustCode(t, nstest.Invoke(t, admin, heartbeat), remoting.SUCCESS)
 }
 
 func TestACLReload(t *testing.T) {

@@ -10,11 +10,15 @@ import (
 	"github.com/gonamesrv/gonamesrv/internal/testcerts"
 )
 
-// strictACLFile has no globalWhiteRemoteAddresses: every broker must sign.
+// strictACLFile has no globalWhiteRemoteAddresses: every broker must sign,
+// with an admin account (broker control needs one).
 const strictACLFile = `
 accounts:
   - accessKey: brokerKey01
     secretKey: brokerSecret01
+    admin: true
+  - accessKey: userKey01
+    secretKey: userSecret01
   - accessKey: adminKey01
     secretKey: adminSecret01
     admin: true
@@ -48,7 +52,7 @@ func TestBrokerAndMqadminSignOverTLS(t *testing.T) {
 		extra: []string{"accessKey=brokerKey01", "secretKey=brokerSecret01", "useTLS=true"}})
 	t.Setenv("ROCKETMQ_HOME", t.TempDir()) // no tools.yml yet
 	eventually(t, 10*time.Second, "the signed broker is in the cluster list", func() error {
-		r := mqadmin(t, "clusterList", "-n", ns.Addr, "-tls", "-ak", "brokerKey01", "-sk", "brokerSecret01")
+		r := mqadmin(t, "clusterList", "-n", ns.Addr, "-tls", "-ak", "userKey01", "-sk", "userSecret01")
 		if r.code != 0 || !strings.Contains(r.stdout, "broker-s") {
 			return errString(r.stdout + r.stderr)
 		}
@@ -57,11 +61,11 @@ func TestBrokerAndMqadminSignOverTLS(t *testing.T) {
 	if r := mqadmin(t, "clusterList", "-n", ns.Addr, "-tls"); r.code == 0 || !strings.Contains(r.stderr, "CODE: 16") {
 		t.Fatalf("unsigned clusterList: exit %d\n%s%s", r.code, r.stdout, r.stderr)
 	}
-	if r := mqadmin(t, "clusterList", "-n", ns.Addr, "-ak", "brokerKey01", "-sk", "brokerSecret01"); r.code == 0 {
+	if r := mqadmin(t, "clusterList", "-n", ns.Addr, "-ak", "userKey01", "-sk", "userSecret01"); r.code == 0 {
 		t.Fatalf("a plain mqadmin was served by an enforcing server:\n%s", r.stdout)
 	}
 	write := []string{"updateKvConfig", "-n", ns.Addr, "-tls", "-s", "ns1", "-k", "k1", "-v", "v1"}
-	if r := mqadmin(t, append(write, "-ak", "brokerKey01", "-sk", "brokerSecret01")...); r.code == 0 || !strings.Contains(r.stderr, "not an admin") {
+	if r := mqadmin(t, append(write, "-ak", "userKey01", "-sk", "userSecret01")...); r.code == 0 || !strings.Contains(r.stderr, "not an admin") {
 		t.Fatalf("non-admin write: exit %d\n%s%s", r.code, r.stdout, r.stderr)
 	}
 	home := os.Getenv("ROCKETMQ_HOME")

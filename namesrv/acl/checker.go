@@ -157,7 +157,14 @@ func (c *Checker) authorize(class Class, account *Account, remote netip.Addr) *D
 	if account.white != nil && !account.white.Match(remote) {
 		return c.deny(class, AddressNotAllowed, remote, account.AccessKey)
 	}
-	if class == AdminWrite && !account.Admin {
+	switch {
+	case account.Admin:
+	case class == AdminWrite:
+		return c.deny(class, NotAdmin, remote, account.AccessKey)
+	case class == BrokerCtl && !c.accounts.Load().global.Match(remote):
+		// Broker control moves routes: a client's account must not
+		// register, refresh or remove brokers (Java's shipped
+		// plain_acl.yml signs its brokers with the admin account).
 		return c.deny(class, NotAdmin, remote, account.AccessKey)
 	}
 	return nil

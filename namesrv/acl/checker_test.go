@@ -114,14 +114,17 @@ func TestCheckPerClass(t *testing.T) {
 		{"anonymous admin write", AdminWrite, topic, local, "not_signed"},
 		{"anonymous broker", BrokerCtl, topic, local, "not_signed"},
 		{"white-listed broker", BrokerCtl, topic, netip.MustParseAddr("10.0.0.9"), "admitted"},
-		{"signed broker", BrokerCtl, signed(user, topic, body), local, "admitted"},
+		{"user-signed broker", BrokerCtl, signed(user, topic, body), local, "not_admin"},
+		{"user-signed white-listed broker", BrokerCtl, signed(user, topic, body), netip.MustParseAddr("10.0.0.9"), "admitted"},
+		{"admin-signed broker", BrokerCtl, signed(admin, topic, body), local, "admitted"},
+		{"admin-signed broker elsewhere", BrokerCtl, signed(admin, topic, body), other, "address_not_allowed"},
 	}
 	for _, tc := range cases {
 		if got := reasonOf(c.Check(tc.class, tc.ext, body, tc.remote)); got != tc.want {
 			t.Errorf("%s: %s, want %s", tc.name, got, tc.want)
 		}
 	}
-	if c.Denied(AdminWrite, NotAdmin) != 1 || c.Denied(RouteRead, SignatureMismatch) != 1 || len(c.Denials()) != 8 {
+	if c.Denied(AdminWrite, NotAdmin) != 1 || c.Denied(BrokerCtl, NotAdmin) != 1 || c.Denied(RouteRead, SignatureMismatch) != 1 || len(c.Denials()) != 10 {
 		t.Errorf("denials = %+v", c.Denials())
 	}
 	if strings.Contains(logged.String(), "Secret1") {
@@ -130,6 +133,17 @@ func TestCheckPerClass(t *testing.T) {
 	// Changing the body after signing is a mismatch.
 	if got := reasonOf(c.Check(AdminWrite, signed(admin, topic, body), []byte("other"), local)); got != "signature_mismatch" {
 		t.Errorf("changed body: %s", got)
+	}
+}
+
+// TestBrokerControlNeedsAdmin: a client's account cannot register or
+// remove brokers, and the refusal says what would be admitted.
+func TestBrokerControlNeedsAdmin(t *testing.T) {
+	c, _ := newTestChecker(t, testFile, Options{Enabled: true})
+	d := c.Check(BrokerCtl, signed(user, map[string]string{"brokerName": "b"}, nil), nil, other)
+	if d == nil || d.Reason != NotAdmin || !strings.Contains(d.Error(), "admin account") ||
+		!strings.Contains(d.Error(), "globalWhiteRemoteAddresses") || !strings.Contains(d.Error(), "127.0.0.2") {
+		t.Fatalf("user-signed broker control: %v", d)
 	}
 }
 

@@ -16,7 +16,7 @@ const (
 	NotSigned              Reason = iota // no AccessKey/Signature where the class needs an account
 	UnknownAccessKey                     // no account has the AccessKey
 	SignatureMismatch                    // the signature (or HTTP secret) does not verify
-	NotAdmin                             // an admin write by an account without admin: true
+	NotAdmin                             // an admin write, or broker control from outside globalWhiteRemoteAddresses, by an account without admin: true
 	AddressNotAllowed                    // the account's whiteRemoteAddress refuses the peer
 	AdminAddressNotAllowed               // adminWhiteRemoteAddresses refuses the peer
 	numReasons
@@ -47,6 +47,9 @@ func (r Reason) remark(class Class, remote netip.Addr) string {
 	case SignatureMismatch:
 		return "no permission: signature mismatch"
 	case NotAdmin:
+		if class == BrokerCtl {
+			return "no permission: the account is not an admin, and broker control (registering, heartbeating, unregistering brokers) needs an admin account or an address in globalWhiteRemoteAddresses (" + remote.String() + " is not)"
+		}
 		return "no permission: the account is not an admin"
 	case AddressNotAllowed:
 		return "no permission: the address " + remote.String() + " is not allowed for this account"
