@@ -16,6 +16,10 @@ import (
 	"github.com/gonamesrv/gonamesrv/internal/aclsign"
 )
 
+// unknownKeySecret is what a request naming no account is checked against,
+// only to spend the time a real check spends; the result is thrown away.
+const unknownKeySecret = "\x00no-such-account\x00"
+
 // Class is what a request does, the unit authorization is decided on.
 type Class int
 
@@ -107,6 +111,9 @@ func (c *Checker) Check(class Class, ext map[string]string, body []byte, remote 
 	account := c.accounts.Load().byKey[accessKey]
 	switch {
 	case account == nil:
+		// The MAC is computed all the same, so an unknown AccessKey takes
+		// as long to refuse as a wrong signature (no timing to enumerate by).
+		aclsign.Verify(ext, body, unknownKeySecret)
 		return c.deny(class, UnknownAccessKey, remote, accessKey)
 	case !aclsign.Verify(ext, body, account.secret):
 		return c.deny(class, SignatureMismatch, remote, accessKey)
@@ -130,6 +137,7 @@ func (c *Checker) CheckBasic(accessKey, secretKey string, remote netip.Addr, adm
 	}
 	account := c.accounts.Load().byKey[accessKey]
 	if account == nil {
+		subtle.ConstantTimeCompare([]byte(secretKey), []byte(unknownKeySecret))
 		return c.deny(class, UnknownAccessKey, remote, accessKey)
 	}
 	if subtle.ConstantTimeCompare([]byte(secretKey), []byte(account.secret)) != 1 {

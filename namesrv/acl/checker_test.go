@@ -124,7 +124,7 @@ func TestCheckPerClass(t *testing.T) {
 			t.Errorf("%s: %s, want %s", tc.name, got, tc.want)
 		}
 	}
-	if c.Denied(AdminWrite, NotAdmin) != 1 || c.Denied(BrokerCtl, NotAdmin) != 1 || c.Denied(RouteRead, SignatureMismatch) != 1 || len(c.Denials()) != 10 {
+	if c.Denied(AdminWrite, NotAdmin) != 1 || c.Denied(BrokerCtl, NotAdmin) != 1 || c.Denied(RouteRead, SignatureMismatch) != 2 || len(c.Denials()) != 9 {
 		t.Errorf("denials = %+v", c.Denials())
 	}
 	if strings.Contains(logged.String(), "Secret1") {
@@ -133,6 +133,29 @@ func TestCheckPerClass(t *testing.T) {
 	// Changing the body after signing is a mismatch.
 	if got := reasonOf(c.Check(AdminWrite, signed(admin, topic, body), []byte("other"), local)); got != "signature_mismatch" {
 		t.Errorf("changed body: %s", got)
+	}
+}
+
+// TestUnknownKeyAndBadSignatureLookAlike: a peer without a secret cannot
+// tell an AccessKey that exists from one that does not: the remark and
+// the counters are the same (only the log says which).
+func TestUnknownKeyAndBadSignatureLookAlike(t *testing.T) {
+	c, logged := newTestChecker(t, testFile, Options{Enabled: true})
+	unknown := c.Check(AdminRead, signed(aclsign.Credentials{AccessKey: "nobody1", SecretKey: "guess123"}, nil, nil), nil, local)
+	wrong := c.Check(AdminRead, signed(aclsign.Credentials{AccessKey: "userKey1", SecretKey: "guess123"}, nil, nil), nil, local)
+	if unknown == nil || wrong == nil || unknown.Error() != wrong.Error() {
+		t.Fatalf("remarks differ: %v / %v", unknown, wrong)
+	}
+	if c.Denied(AdminRead, SignatureMismatch) != 2 || c.Denied(AdminRead, UnknownAccessKey) != 0 {
+		t.Fatalf("counters tell them apart: %+v", c.Denials())
+	}
+	basicUnknown := c.CheckBasic("nobody1", "guess123", local, false)
+	basicWrong := c.CheckBasic("userKey1", "guess123", local, false)
+	if basicUnknown == nil || basicWrong == nil || basicUnknown.Error() != basicWrong.Error() {
+		t.Fatalf("Basic remarks differ: %v / %v", basicUnknown, basicWrong)
+	}
+	if !strings.Contains(logged.String(), "reason=unknown_access_key") {
+		t.Fatalf("the log does not name the reason: %s", logged.String())
 	}
 }
 

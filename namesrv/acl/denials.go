@@ -42,10 +42,8 @@ func (r Reason) remark(class Class, remote netip.Addr) string {
 			return "no permission: the request is not signed and the address " + remote.String() + " is not in globalWhiteRemoteAddresses"
 		}
 		return "no permission: the request is not signed (no AccessKey and Signature) and " + class.String() + " needs an account"
-	case UnknownAccessKey:
-		return "no permission: unknown AccessKey"
-	case SignatureMismatch:
-		return "no permission: signature mismatch"
+	case UnknownAccessKey, SignatureMismatch:
+		return credentialsRemark
 	case NotAdmin:
 		if class == BrokerCtl {
 			return "no permission: the account is not an admin, and broker control (registering, heartbeating, unregistering brokers) needs an admin account or an address in globalWhiteRemoteAddresses (" + remote.String() + " is not)"
@@ -57,6 +55,21 @@ func (r Reason) remark(class Class, remote netip.Addr) string {
 		return "no permission: admin writes are not allowed from the address " + remote.String()
 	}
 	return "no permission"
+}
+
+// credentialsRemark answers an unknown AccessKey and a signature that does
+// not verify alike, so that a peer without a secret cannot tell which
+// AccessKeys exist (account enumeration); the log names which it was.
+const credentialsRemark = "no permission: unknown AccessKey or signature mismatch"
+
+// publicReason is the reason a refusal is counted under: an unknown
+// AccessKey counts as a signature mismatch, since the counters are on the
+// side port's /metrics, which needs no credentials.
+func publicReason(r Reason) Reason {
+	if r == UnknownAccessKey {
+		return SignatureMismatch
+	}
+	return r
 }
 
 // Denial is a refused request; its Error is the remark to answer with.
@@ -92,10 +105,10 @@ type denialCounts struct {
 // deny counts, reports and (paced) logs one refusal.
 func (c *Checker) deny(class Class, reason Reason, remote netip.Addr, accessKey string) *Denial {
 	if class >= 0 && class < numClasses {
-		c.denials.counts[class][reason].Add(1)
+		c.denials.counts[class][publicReason(reason)].Add(1)
 	}
 	if c.opts.OnDenial != nil {
-		c.opts.OnDenial(class, reason)
+		c.opts.OnDenial(class, publicReason(reason))
 	}
 	now := time.Now().UnixNano()
 	last := c.denials.lastLog[reason].Load()
@@ -142,11 +155,14 @@ func Classes() []Class {
 	return out
 }
 
-// Reasons lists every reason of a refusal, so a metric can show the zeros too.
+// Reasons lists every reason a refusal is counted under, so a metric can
+// show the zeros too (an unknown AccessKey counts as signature_mismatch).
 func Reasons() []Reason {
-	out := make([]Reason, numReasons)
+	out := make([]Reason, 0, numReasons)
 	for r := range numReasons {
-		out[r] = r
+		if publicReason(r) == r {
+			out = append(out, r)
+		}
 	}
 	return out
 }
