@@ -41,7 +41,8 @@ func newChecker(cfg *config.Config, log *logrus.Entry) (*acl.Checker, error) {
 	return checker, nil
 }
 
-// guarded is spec's handler behind the access check of its class. A class
+// guarded is spec's handler behind the access check of its class, which
+// a body on a code that takes none never reaches (bodyCodes). A class
 // the checker does not guard (every class with ACL off, but admin writes
 // under adminWhiteRemoteAddresses) keeps its bare handler: an unsigned
 // route read then costs nothing more than before.
@@ -51,7 +52,12 @@ func (ns *NameServer) guarded(spec handlerSpec) remoting.Handler {
 		return spec.handler
 	}
 	handler := spec.handler
+	takesBody := bodyCodes[spec.code]
 	return func(conn *remoting.Conn, req *remoting.Command) *remoting.Command {
+		if !takesBody && len(req.Body) > 0 {
+			return systemError(req, fmt.Sprintf("%s takes no body; a request with a body of %d bytes is refused",
+				remoting.RequestCodeName(req.Code), len(req.Body)))
+		}
 		if denial := ns.acl.Check(class, req.ExtFields, req.Body, remoteAddr(conn)); denial != nil {
 			return remoting.NewResponse(req, remoting.NO_PERMISSION, denial.Error())
 		}

@@ -1,10 +1,17 @@
 package namesrv
 
 import (
+	"bytes"
+	"os"
+	"path/filepath"
 	"reflect"
 	"testing"
 
+	"github.com/gonamesrv/gonamesrv/internal/aclsign"
+	"github.com/gonamesrv/gonamesrv/internal/nstest"
+	"github.com/gonamesrv/gonamesrv/namesrv/acl"
 	"github.com/gonamesrv/gonamesrv/namesrv/config"
+	"github.com/gonamesrv/gonamesrv/remoting"
 )
 
 // TestUnguardedHandlersStayBare: with ACL off and no admin allow-list, the
@@ -22,4 +29,45 @@ func TestUnguardedHandlersStayBare(t *testing.T) {
 			}
 		}
 	}
+}
+
+// aclServer is a NameServer with aclEnable and one admin account.
+func aclServer(t *testing.T) *testServer {
+	t.Helper()
+	return startServer(t, func(cfg *config.Config) {
+		cfg.AclEnable = true
+		cfg.AclFile = filepath.Join(t.TempDir(), "plain_acl.yml")
+		accounts := "accounts:\n  - accessKey: adminKey1\n    secretKey: adminSecret1\n    admin: true\n"
+		if err := os.WriteFile(cfg.AclFile, []byte(accounts), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	})
+}
+
+// TestBodyRefusedBeforeSignature: a body on a code that takes none is
+// answered code 1 before its signature is checked (no HMAC over megabytes
+// the handler would ignore); bodies where a code takes one still pass.
+func TestBodyRefusedBeforeSignature(t *testing.T) {
+	s := aclServer(t)
+	admin := aclsign.Credentials{AccessKey: "adminKey1", SecretKey: "adminSecret1"}
+	wrong := aclsign.Credentials{AccessKey: "adminKey1", SecretKey: "notTheSecret"}
+	signedClient := func(cred aclsign.Credentials) *remoting.Client {
+		c := remoting.NewClient(s.addr(), remoting.ClientConfig{Sign: aclsign.Signer(cred)})
+		t.Cleanup(func() { _ = c.Close() })
+		return c
+	}
+	big := bytes.Repeat([]byte("x"), 1<<20)
+	get := func(body []byte) *remoting.Command {
+		return remoting.NewRequest(remoting.GET_KV_CONFIG, map[string]string{"namespace": "ns", "key": "k"}, body)
+	}
+	for _, cred := range []aclsign.Credentials{admin, wrong} {
+		mustRefuse(t, nstest.Invoke(t, signedClient(cred), get(big)), "GET_KV_CONFIG takes no body")
+	}
+	if n := s.ns.ACL().Denied(acl.AdminRead, acl.SignatureMismatch); n != 0 {
+		t.Fatalf("the wrong secret's request was checked (%d signature mismatches): the body was not refused first", n)
+	}
+	if resp := nstest.Invoke(t, signedClient(admin), get(nil)); resp.Code != remoting.QUERY_NOT_FOUND {
+		t.Fatalf("signed GET_KV_CONFIG without a body: code %d %q", resp.Code, resp.Remark)
+	}
+	nstest.Register(t, signedClient(admin), nstest.BrokerB) // a code that takes a body
 }

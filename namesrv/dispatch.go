@@ -60,6 +60,18 @@ func (ns *NameServer) handlerTable() []handlerSpec {
 	}
 }
 
+// bodyCodes are the request codes that carry a body (a topic table, a
+// topic's route, a DataVersion, config properties). Every other code of the
+// table takes its arguments in the header: a body sent with one is refused
+// before its signature is checked, so a peer cannot make the server compute
+// an HMAC over megabytes it would then ignore.
+var bodyCodes = map[int32]bool{
+	remoting.REGISTER_BROKER:           true,
+	remoting.REGISTER_TOPIC_IN_NAMESRV: true,
+	remoting.QUERY_DATA_VERSION:        true,
+	remoting.UPDATE_NAMESRV_CONFIG:     true,
+}
+
 // quickHandlers are tried on the event loop before the slow handler of
 // their code (remoting.TryFirst), while its class is unguarded: they have
 // no access check of their own.
