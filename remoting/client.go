@@ -10,6 +10,7 @@ import (
 	"net"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"time"
 
 	"github.com/sirupsen/logrus"
@@ -87,6 +88,7 @@ type Client struct {
 // NewClient returns a client for addr ("host:port"); it does not dial yet.
 func NewClient(addr string, cfg ClientConfig) *Client {
 	cfg = cfg.withDefaults()
+	cfg.TLS = serverNamed(cfg.TLS, addr)
 	return &Client{addr: addr, cfg: cfg, log: cfg.Logger.WithFields(logrus.Fields{"component": "remoting-client", "addr": addr})}
 }
 
@@ -300,12 +302,15 @@ func (s *clientSession) shutdown(cause error) {
 func (s *clientSession) readLoop() {
 	defer close(s.readerDone)
 	reader := bufio.NewReaderSize(s.netConn, 64<<10)
-	for {
+	for answered := false; ; answered = true {
 		cmd, err := readFrame(reader, s.cfg.MaxFrameSize)
 		if err != nil {
 			cause := fmt.Errorf("read: %w: %w", ErrConnectionClosed, err)
 			if errors.Is(err, io.EOF) {
 				cause = fmt.Errorf("peer closed the connection: %w", ErrConnectionClosed)
+			}
+			if !answered && s.cfg.TLS == nil && (errors.Is(err, io.EOF) || errors.Is(err, syscall.ECONNRESET)) {
+				cause = closedBeforeAnswer(err)
 			}
 			s.shutdown(cause)
 			return

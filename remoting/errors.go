@@ -28,6 +28,10 @@ var (
 	// ErrConnectionClosed: the connection broke or was closed while a call
 	// was pending.
 	ErrConnectionClosed = errors.New("remoting: connection closed")
+	// ErrTLSRequired: a client without TLS lost its connection before any
+	// answer, as a server that enforces TLS closes it (the likely cause,
+	// said in the error; the server cannot say it in a frame).
+	ErrTLSRequired = errors.New("turn TLS on to talk to it (broker: useTLS=true; mqadmin: -tls)")
 	// ErrClientClosed: the client was closed by its owner.
 	ErrClientClosed = errors.New("remoting: client closed")
 	// ErrTooManyPending: the client already has its maximum of calls in flight.
