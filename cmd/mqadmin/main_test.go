@@ -18,7 +18,7 @@ func TestCommandListAndHelp(t *testing.T) {
 		t.Fatalf("exit %d, list:\n%s", code, out)
 	}
 	out, _, code = runCapture("help", "TOPICROUTE")
-	if code != 0 || !strings.HasPrefix(out, "usage: mqadmin topicRoute [-ak <arg>] [-h] [-json] [-l] [-n <arg>] [-sk <arg>] -t <arg> [-tls]\n") ||
+	if code != 0 || !strings.HasPrefix(out, "usage: mqadmin topicRoute [-ak <arg>] [-h] [-json] [-l] [-n <arg>] [-sk <arg>] -t <arg> [-tls] [-tlsCert <arg>] [-tlsKey <arg>] [-tlsTrust <arg>]\n") ||
 		!strings.Contains(out, " -t,--topic <arg>") {
 		t.Fatalf("exit %d, help:\n%s", code, out)
 	}

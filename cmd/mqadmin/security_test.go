@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/gonamesrv/gonamesrv/internal/testcerts"
 	"github.com/gonamesrv/gonamesrv/remoting"
 )
 
@@ -42,5 +43,46 @@ func TestCredentialsFromFlagsAndToolsFile(t *testing.T) {
 	cfg.Sign(req)
 	if req.ExtFields["AccessKey"] != "k" || req.ExtFields["Signature"] == "" {
 		t.Fatalf("not signed: %v", req.ExtFields)
+	}
+}
+
+// TestTLSTrustFromFlagsAndToolsFile: Java's client TLS keys come from a flag
+// (which turns TLS on) or tools.yml; with a trust file the server is verified.
+func TestTLSTrustFromFlagsAndToolsFile(t *testing.T) {
+	home := t.TempDir()
+	certs, err := testcerts.Write(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	parsed := func(args ...string) parsedArgs {
+		p, err := parseArgs(args, securityOptions)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	verifies := func(cfg remoting.ClientConfig) bool {
+		return cfg.TLS != nil && !cfg.TLS.InsecureSkipVerify && cfg.TLS.RootCAs != nil
+	}
+	if cfg, err := nameServerConfig(parsed(), home); err != nil || cfg.TLS != nil {
+		t.Fatalf("no TLS asked: %+v %v", cfg.TLS, err)
+	}
+	if cfg, err := nameServerConfig(parsed("--tls.client.trustCertPath", certs.CACert), home); err != nil || !verifies(cfg) {
+		t.Fatalf("trust flag: %v", err)
+	}
+	if cfg, err := nameServerConfig(parsed("-tlsTrust", certs.CACert, "-tlsCert", certs.ClientCert, "-tlsKey", certs.ClientKey), home); err != nil ||
+		!verifies(cfg) || len(cfg.TLS.Certificates) != 1 {
+		t.Fatalf("trust and client certificate flags: %v", err)
+	}
+	_ = os.MkdirAll(filepath.Join(home, "conf"), 0o755)
+	text := "useTLS: true\ntls.client.trustCertPath: " + certs.CACert + "\n"
+	if err := os.WriteFile(filepath.Join(home, toolsFile), []byte(text), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if cfg, err := nameServerConfig(parsed(), home); err != nil || !verifies(cfg) {
+		t.Fatalf("tools.yml: %v", err)
+	}
+	if _, err := nameServerConfig(parsed("-tlsTrust", filepath.Join(home, "missing.pem")), home); err == nil {
+		t.Fatal("a missing trust file was accepted")
 	}
 }
