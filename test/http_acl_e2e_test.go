@@ -57,6 +57,17 @@ func TestHTTPACLCredentials(t *testing.T) {
 			t.Fatalf("%s with a wrong secret: %d %s", path, a.Status, a.Body)
 		}
 	}
+	// Ten wrong secrets from one address used up its guesses: even the
+	// right secret waits until one is back (one a second).
+	if a := ns.as(t, aclUser, http.MethodGet, "/v1/whoami", nil); a.Status != http.StatusTooManyRequests || a.Header.Get("Retry-After") == "" {
+		t.Fatalf("right secret after ten wrong ones: %d %s, want 429", a.Status, a.Body)
+	}
+	eventually(t, 10*time.Second, "a guess is back", func() error {
+		if a := ns.as(t, aclUser, http.MethodGet, "/v1/whoami", nil); a.Status != http.StatusOK {
+			return errString(a.Body)
+		}
+		return nil
+	})
 	for _, path := range []string{"/healthz", "/readyz", "/metrics", "/rocketmq/nsaddr", "/", "/assets/app.js"} {
 		if a := ns.as(t, aclsign.Credentials{}, http.MethodGet, path, nil); a.Status != http.StatusOK {
 			t.Fatalf("%s without credentials: %d %s", path, a.Status, a.Body)

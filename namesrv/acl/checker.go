@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"net/netip"
 	"sync/atomic"
+	"time"
 
 	"github.com/sirupsen/logrus"
 
@@ -67,6 +68,7 @@ type Checker struct {
 	accounts atomic.Pointer[Accounts]
 	denials  denialCounts
 	reloads  reloadState
+	basic    basicPacer
 }
 
 // New builds a checker; with Enabled it loads opts.File, and a file that is
@@ -123,7 +125,8 @@ func (c *Checker) Check(class Class, ext map[string]string, body []byte, remote 
 
 // CheckBasic decides a request that presents an account's keys in the clear
 // (HTTP Basic on the side port): the secret is compared in constant time;
-// admin asks for an admin account. It returns nil or a *Denial.
+// admin asks for an admin account; wrong secrets are paced per source
+// address (basic_pace.go). It returns nil or a *Denial.
 func (c *Checker) CheckBasic(accessKey, secretKey string, remote netip.Addr, admin bool) error {
 	class := AdminRead
 	if admin {
@@ -135,6 +138,9 @@ func (c *Checker) CheckBasic(accessKey, secretKey string, remote netip.Addr, adm
 	if !c.opts.Enabled {
 		return nil
 	}
+	if !c.basic.take(remote, time.Now()) {
+		return c.deny(class, TooManyGuesses, remote, "")
+	}
 	account := c.accounts.Load().byKey[accessKey]
 	if account == nil {
 		subtle.ConstantTimeCompare([]byte(secretKey), []byte(unknownKeySecret))
@@ -143,11 +149,16 @@ func (c *Checker) CheckBasic(accessKey, secretKey string, remote netip.Addr, adm
 	if subtle.ConstantTimeCompare([]byte(secretKey), []byte(account.secret)) != 1 {
 		return c.deny(class, SignatureMismatch, remote, accessKey)
 	}
+	c.basic.giveBack(remote, time.Now()) // the secret was right: not a guess
 	if denial := c.authorize(class, account, remote); denial != nil {
 		return denial
 	}
 	return nil
 }
+
+// BasicPaceTracked is how many source addresses the Basic guess pacing
+// follows (at most BasicPaceAddresses).
+func (c *Checker) BasicPaceTracked() int { return c.basic.tracked() }
 
 // anonymous decides an unsigned request.
 func (c *Checker) anonymous(class Class, remote netip.Addr) *Denial {

@@ -19,11 +19,13 @@ const (
 	NotAdmin                             // an admin write, or broker control from outside globalWhiteRemoteAddresses, by an account without admin: true
 	AddressNotAllowed                    // the account's whiteRemoteAddress refuses the peer
 	AdminAddressNotAllowed               // adminWhiteRemoteAddresses refuses the peer
+	TooManyGuesses                       // HTTP Basic: the peer's wrong secrets used up its guesses
 	numReasons
 )
 
 var reasonNames = [numReasons]string{
 	"not_signed", "unknown_access_key", "signature_mismatch", "not_admin", "address_not_allowed", "admin_address_not_allowed",
+	"too_many_guesses",
 }
 
 // String is the reason's name in logs and counters.
@@ -51,6 +53,8 @@ func (r Reason) remark(class Class, remote netip.Addr) string {
 		return "no permission: the account is not an admin"
 	case AddressNotAllowed:
 		return "no permission: the address " + remote.String() + " is not allowed for this account"
+	case TooManyGuesses:
+		return "no permission: too many wrong credentials from " + remote.String() + "; try again in a second"
 	case AdminAddressNotAllowed:
 		return "no permission: admin writes are not allowed from the address " + remote.String()
 	}

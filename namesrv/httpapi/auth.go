@@ -42,7 +42,8 @@ func (s *Server) guarded(need access, h func(*Source, http.ResponseWriter, *http
 // whiteRemoteAddress, adminWhiteRemoteAddresses for admins; refusals counted
 // and logged as the wire's are). It answers 401 (no or wrong credentials)
 // or 403 (not allowed) itself and returns false then; on success it
-// returns the accessKey.
+// returns the accessKey. A peer whose wrong secrets used up its guesses
+// (acl.BasicGuessBurst, then one a second) gets 429 with Retry-After.
 func authenticate(checker *acl.Checker, need access, w http.ResponseWriter, r *http.Request) (string, bool) {
 	remote := peerAddr(r)
 	user, pass, ok := r.BasicAuth()
@@ -56,6 +57,11 @@ func authenticate(checker *acl.Checker, need access, w http.ResponseWriter, r *h
 		return user, true
 	}
 	var denial *acl.Denial
+	if errors.As(err, &denial) && denial.Reason == acl.TooManyGuesses {
+		w.Header().Set("Retry-After", "1")
+		writeError(w, http.StatusTooManyRequests, err.Error())
+		return "", false
+	}
 	if errors.As(err, &denial) && (denial.Reason == acl.UnknownAccessKey || denial.Reason == acl.SignatureMismatch) {
 		unauthorized(w, "unknown accessKey or wrong secretKey")
 		return "", false

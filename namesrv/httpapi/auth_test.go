@@ -215,3 +215,25 @@ func TestHTTPSWithTheSourceCertificate(t *testing.T) {
 		t.Fatal("plain HTTP served on the HTTPS side port")
 	}
 }
+
+// TestBasicGuessesPaced: a peer that sent acl.BasicGuessBurst wrong
+// secrets is answered 429 with Retry-After, even with the right one, until
+// a guess is back; before, the side port checked 1,500 guesses a second.
+func TestBasicGuessesPaced(t *testing.T) {
+	s := startSidePort(t)
+	checker := testChecker(t, true)
+	attachedSource(t, s, checker, &drains{})
+	url := "http://" + s.Addr().String() + "/v1/status"
+	for i := range acl.BasicGuessBurst {
+		if a := nstest.HTTPDo(t, nstest.HTTPRequest{URL: url, User: "userKey1", Pass: "guess123"}); a.Status != http.StatusUnauthorized {
+			t.Fatalf("wrong secret %d: %+v", i+1, a)
+		}
+	}
+	a := nstest.HTTPDo(t, nstest.HTTPRequest{URL: url, User: "userKey1", Pass: "userSecret1"})
+	if a.Status != http.StatusTooManyRequests || a.Header.Get("Retry-After") != "1" || !strings.Contains(a.Body, "too many wrong credentials") {
+		t.Fatalf("after %d wrong secrets: %+v, want 429", acl.BasicGuessBurst, a)
+	}
+	if checker.Denied(acl.AdminRead, acl.TooManyGuesses) != 1 {
+		t.Fatalf("denials %+v", checker.Denials())
+	}
+}
