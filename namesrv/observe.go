@@ -78,7 +78,8 @@ func (ns *NameServer) metricsSources() metrics.Sources {
 // aclCounts reads the access checker's counters, every class and reason
 // (zeros too, so an alert on their increase sees the first denial).
 func (ns *NameServer) aclCounts() metrics.ACLCounts {
-	out := metrics.ACLCounts{Reloads: ns.acl.Reloads(), ReloadFailures: ns.acl.ReloadFailures()}
+	out := metrics.ACLCounts{Reloads: ns.acl.Reloads(), ReloadFailures: ns.acl.ReloadFailures(),
+		BasicPaceAddresses: ns.acl.BasicPaceTracked()}
 	for _, class := range acl.Classes() {
 		for _, reason := range acl.Reasons() {
 			out.Denials = append(out.Denials, metrics.ACLDenial{Class: class.String(), Reason: reason.String(),

@@ -32,6 +32,9 @@ type ACLCounts struct {
 	Denials        []ACLDenial // every class and reason, zeros included
 	Reloads        uint64      // accounts files loaded, the first included
 	ReloadFailures uint64      // changed accounts files refused (the accounts in force stayed)
+	// BasicPaceAddresses is how many source addresses the HTTP Basic
+	// guess pacing follows (bounded by acl.BasicPaceAddresses).
+	BasicPaceAddresses int
 }
 
 // NotifyCounts are the NOTIFY_MIN_BROKER_ID_CHANGE notifier's counters, by
@@ -75,6 +78,7 @@ func (m *Metrics) registerWired(f factory, src Sources) {
 		denials:  desc("acl_denials_total", "Requests refused NO_PERMISSION by the access checks, by request class and reason.", "class", "reason"),
 		reloads:  desc("acl_reloads_total", "Accounts files (aclFile) loaded, the first one included."),
 		failures: desc("acl_reload_failures_total", "Changed accounts files that did not parse or check: the accounts in force stayed."),
+		paced:    desc("acl_basic_pace_addresses", "Source addresses the side port's HTTP Basic guess pacing follows (at most 4096)."),
 	})
 	f.reg.MustRegister(&loopConnsCollector{read: src.LoopConns,
 		desc: desc("event_loop_connections", "Open connections on each event loop (by index, in the order the loops took their first connection).", "loop")})
@@ -132,12 +136,14 @@ func (c *connCollector) Collect(ch chan<- prometheus.Metric) {
 type aclCollector struct {
 	read                       func() ACLCounts
 	denials, reloads, failures *prometheus.Desc
+	paced                      *prometheus.Desc
 }
 
 func (c *aclCollector) Describe(ch chan<- *prometheus.Desc) {
 	ch <- c.denials
 	ch <- c.reloads
 	ch <- c.failures
+	ch <- c.paced
 }
 
 func (c *aclCollector) Collect(ch chan<- prometheus.Metric) {
@@ -147,6 +153,7 @@ func (c *aclCollector) Collect(ch chan<- prometheus.Metric) {
 	}
 	ch <- prometheus.MustNewConstMetric(c.reloads, prometheus.CounterValue, float64(n.Reloads))
 	ch <- prometheus.MustNewConstMetric(c.failures, prometheus.CounterValue, float64(n.ReloadFailures))
+	ch <- prometheus.MustNewConstMetric(c.paced, prometheus.GaugeValue, float64(n.BasicPaceAddresses))
 }
 
 // loopConnsCollector exports Sources.LoopConns, one series per event loop
