@@ -245,6 +245,7 @@ func (s *Server) Start() error {
 	}()
 	select {
 	case <-s.booted:
+		removeParking() // the socket is bound: its path is no longer needed
 		s.setConnectionLimit()
 		go s.watchEngine()
 		go s.acceptLoop(ln)
