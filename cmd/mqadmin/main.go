@@ -12,6 +12,8 @@ import (
 	"io"
 	"os"
 	"time"
+
+	"github.com/gonamesrv/gonamesrv/internal/buildinfo"
 )
 
 func main() {
@@ -22,6 +24,10 @@ func main() {
 func run(args []string, envNamesrv string, stdout, stderr io.Writer) int {
 	if len(args) == 0 {
 		printCommandList(stdout)
+		return 0
+	}
+	if buildinfo.Requested(args[:1]) {
+		fmt.Fprintln(stdout, buildinfo.Read().String("mqadmin"))
 		return 0
 	}
 	if args[0] == "help" {

@@ -13,6 +13,7 @@ import (
 
 	"github.com/sirupsen/logrus"
 
+	"github.com/gonamesrv/gonamesrv/internal/buildinfo"
 	"github.com/gonamesrv/gonamesrv/namesrv"
 	"github.com/gonamesrv/gonamesrv/namesrv/config"
 )
@@ -23,6 +24,10 @@ const shutdownTimeout = 30 * time.Second
 func main() { os.Exit(run(os.Args[1:])) }
 
 func run(args []string) int {
+	if buildinfo.Requested(args) {
+		fmt.Println(buildinfo.Read().String("namesrv"))
+		return 0
+	}
 	cfg, printOnly, err := config.FromArgs(args, os.Stdout)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "namesrv:", err)
