@@ -67,7 +67,7 @@ stop) and answers mqadmin's topic requests (updateTopic, deleteTopic, clusterLis
 It has NO message store: producers and consumers cannot exchange messages with it.
 
 Config keys (broker.conf): brokerClusterName, brokerName, brokerId, namesrvAddr,
-listenPort, brokerIP1, brokerIP2, haListenPort, storePathRootDir,
+listenPort, bindAddress (default 0.0.0.0), brokerIP1, brokerIP2, haListenPort, storePathRootDir,
 registerNameServerPeriod (ms, clamped to 10000..60000), registerBrokerTimeoutMills,
 forceRegister, compressedRegister, enableSplitRegistration, splitRegistrationSize,
 brokerPermission, enableSlaveActingMaster, brokerHeartbeatInterval,
