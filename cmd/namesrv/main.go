@@ -41,6 +41,18 @@ func run(args []string) int {
 		fmt.Fprintln(os.Stderr, "namesrv:", err)
 		return 1
 	}
+	logFile, err := openLogFile(cfg)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "namesrv:", err)
+		return 1
+	}
+	if logFile != nil {
+		log.WithFields(logrus.Fields{"logFile": logFile.Filename, "logMaxSizeMB": cfg.LogMaxSizeMB,
+			"logMaxAgeDays": cfg.LogMaxAgeDays, "logMaxBackups": cfg.LogMaxBackups}).Info("logging to the log file from now on (SIGHUP reopens it)")
+		log.Logger.SetOutput(logFile)
+		defer logFile.Close()
+		defer reopenOnHangup(logFile, log)()
+	}
 	ns, err := namesrv.New(config.NewSettings(cfg, log.WithField("component", "config")), log)
 	if err != nil {
 		log.WithError(err).Error("start name server")
