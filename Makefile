@@ -9,8 +9,32 @@ RACE_PKGS = $(shell $(GO) list ./... | grep -v -e '/test$$' -e '/test/')
 
 .PHONY: build test unit e2e bench fuzz run lint monitoring-check
 
+# What -version prints and build_info carries (internal/buildinfo): the
+# toolchain's build info has no build time, and none of these when it does
+# not stamp the VCS (-buildvcs=false, a git worktree), so they are linked in.
+BUILDINFO  = github.com/gonamesrv/gonamesrv/internal/buildinfo
+VERSION    ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo unknown)
+COMMIT     ?= $(shell git rev-parse HEAD 2>/dev/null)$(shell git diff --quiet HEAD 2>/dev/null || echo -dirty)
+COMMIT_TIME ?= $(shell git log -1 --format=%cI 2>/dev/null)
+BUILD_TIME ?= $(shell date -u +%Y-%m-%dT%H:%M:%SZ)
+LDFLAGS    = -X $(BUILDINFO).moduleVersion=$(VERSION) -X $(BUILDINFO).commit=$(COMMIT) \
+	-X $(BUILDINFO).commitTime=$(COMMIT_TIME) -X $(BUILDINFO).buildTime=$(BUILD_TIME)
+
 build:
-	$(GO) build -o $(BIN)/ ./cmd/...
+	$(GO) build -ldflags "$(LDFLAGS)" -o $(BIN)/ ./cmd/...
+
+# Release archives: dist/gonamesrv-VERSION-linux-{amd64,arm64}.tar.gz (static
+# namesrv, broker, mqadmin and their READMEs) and dist/SHA256SUMS, then
+# checked (scripts/dist.sh: the sums verify, every binary is in each archive,
+# static, for its architecture, and prints VERSION on -version).
+.PHONY: dist
+dist:
+	GO=$(GO) VERSION=$(VERSION) LDFLAGS="$(LDFLAGS)" scripts/dist.sh
+
+# The check of make dist alone, on the archives in dist/.
+.PHONY: dist-check
+dist-check:
+	GO=$(GO) VERSION=$(VERSION) LDFLAGS="$(LDFLAGS)" scripts/dist.sh check
 
 test: lint unit e2e monitoring-check
 

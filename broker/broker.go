@@ -52,7 +52,7 @@ func New(cfg Config, log *logrus.Entry) (*Broker, error) {
 	}
 	b := &Broker{cfg: cfg, log: log, store: store, boot: time.Now()}
 	b.server = remoting.NewServer(remoting.ServerConfig{
-		Addr:          net.JoinHostPort("0.0.0.0", strconv.Itoa(cfg.ListenPort)),
+		Addr:          net.JoinHostPort(cfg.BindAddress, strconv.Itoa(cfg.ListenPort)),
 		NumEventLoops: 1,
 		SlowWorkers:   2,
 		Logger:        log,

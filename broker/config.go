@@ -7,6 +7,7 @@ package broker
 
 import (
 	"fmt"
+	"net"
 	"os"
 	"path/filepath"
 	"strings"
@@ -24,10 +25,14 @@ type Config struct {
 	BrokerID          int64
 	NamesrvAddr       string // ';'-separated NameServer addresses
 	ListenPort        int    // 0 picks a free port
-	BrokerIP1         string // address announced to clients
-	BrokerIP2         string // address announced for HA
-	HaListenPort      int    // announced only: a route-only broker has no HA service
-	StorePathRootDir  string // topics.json lives in <root>/config
+	// BindAddress is the address the listener binds (Java 5's
+	// NettyServerConfig bindAddress, also read from broker.conf there):
+	// 0.0.0.0 by default, every interface; BrokerIP1 is what is announced.
+	BindAddress      string
+	BrokerIP1        string // address announced to clients
+	BrokerIP2        string // address announced for HA
+	HaListenPort     int    // announced only: a route-only broker has no HA service
+	StorePathRootDir string // topics.json lives in <root>/config
 
 	RegisterNameServerPeriod time.Duration // clamped to 10..60 s unless AllowShortRegisterPeriod
 	RegisterBrokerTimeout    time.Duration // registerBrokerTimeoutMills
@@ -71,6 +76,7 @@ func DefaultConfig() Config {
 		BrokerName:        defaultBrokerName(),
 		NamesrvAddr:       os.Getenv("NAMESRV_ADDR"),
 		ListenPort:        10911,
+		BindAddress:       "0.0.0.0",
 		BrokerIP1:         "127.0.0.1",
 		HaListenPort:      10912,
 		StorePathRootDir:  filepath.Join(home, "store"),
@@ -124,10 +130,24 @@ func (c *Config) Validate() error {
 		return fmt.Errorf("%w: brokerId %d is negative", ErrBrokerConfig, c.BrokerID)
 	case c.ListenPort < 0 || c.ListenPort > 65535:
 		return fmt.Errorf("%w: listenPort %d out of range", ErrBrokerConfig, c.ListenPort)
+	case !validBindAddress(c.BindAddress):
+		return fmt.Errorf("%w: bindAddress %q is not an IP address or host name (0.0.0.0 binds every interface)", ErrBrokerConfig, c.BindAddress)
 	case c.RegisterNameServerPeriod <= 0:
 		return fmt.Errorf("%w: registerNameServerPeriod must be positive", ErrBrokerConfig)
 	}
 	return nil
+}
+
+// validBindAddress accepts an IP address (v4 or v6, without brackets or
+// port) or a host name, as Java's InetSocketAddress does.
+func validBindAddress(addr string) bool {
+	if net.ParseIP(addr) != nil {
+		return true
+	}
+	if addr == "" || len(addr) > 253 || strings.ContainsAny(addr, ":[]/ ") {
+		return false
+	}
+	return true
 }
 
 // registerPeriod applies Java's 10..60 s clamp unless lifted for tests.

@@ -128,11 +128,15 @@ func (s *Server) stopAccepting() {
 // parkingListener is the address gnet listens on, since it runs no engine
 // without one: a Unix socket in a fresh folder only this user can enter,
 // which nobody dials (connections arrive through acceptLoop). cleanup
-// removes the folder.
+// removes the folder: Start calls it as soon as gnet has booted, since a
+// bound socket needs no path, so a process killed later leaves nothing
+// behind; folders left by a process killed while starting are removed by
+// the next start (parking.go).
 func parkingListener() (addr string, cleanup func(), err error) {
-	dir, err := os.MkdirTemp("", "gonamesrv-")
+	removeStaleParking(os.TempDir(), time.Now())
+	dir, err := os.MkdirTemp("", parkingPrefix)
 	if err != nil {
 		return "", nil, fmt.Errorf("folder for gnet's unused socket: %w", err)
 	}
-	return "unix://" + filepath.Join(dir, "unused.sock"), func() { _ = os.RemoveAll(dir) }, nil
+	return "unix://" + filepath.Join(dir, parkingSocket), func() { _ = os.RemoveAll(dir) }, nil
 }

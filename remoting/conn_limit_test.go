@@ -270,3 +270,22 @@ func TestMaxConnectionsRefusesPastTheCap(t *testing.T) {
 		t.Fatalf("fourth connection answered %+v", resp)
 	}
 }
+
+// TestStopEngineAfterTheEngineEndedIsNoError: once the engine has ended on
+// its own, stopping it (Shutdown does) is not an error, however the stop
+// and the end race. gnet's Stop then answers ErrEngineInShutdown at once,
+// and stopEngine's select used to pick that answer over the closed runDone
+// about 1 time in 20 under -race: TestFailedReportsAnEngineThatEnded's
+// cleanup then failed with "shutdown: gnet engine is in shutdown".
+func TestStopEngineAfterTheEngineEndedIsNoError(t *testing.T) {
+	server := startServer(t, ServerConfig{}, nil)
+	ctx, cancel := context.WithTimeout(context.Background(), waitLimit)
+	defer cancel()
+	_ = server.engine.Stop(ctx)
+	<-server.Failed()
+	for i := range 2000 {
+		if err := server.stopEngine(ctx); err != nil {
+			t.Fatalf("stop %d of an engine that ended: %v", i, err)
+		}
+	}
+}

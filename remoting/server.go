@@ -9,6 +9,7 @@ import (
 	"sync/atomic"
 
 	"github.com/panjf2000/gnet/v2"
+	gnetErrors "github.com/panjf2000/gnet/v2/pkg/errors"
 	"github.com/sirupsen/logrus"
 )
 
@@ -245,6 +246,7 @@ func (s *Server) Start() error {
 	}()
 	select {
 	case <-s.booted:
+		removeParking() // the socket is bound: its path is no longer needed
 		s.setConnectionLimit()
 		go s.watchEngine()
 		go s.acceptLoop(ln)
@@ -312,7 +314,11 @@ func (s *Server) stopEngine(ctx context.Context) error {
 		<-stopResult
 		return nil
 	case err := <-stopResult:
-		if err != nil {
+		// An engine that has ended, or is ending, on its own (Failed) is
+		// answered ErrEngineInShutdown at once; select may pick that answer
+		// although runDone is closed too, so it is not an error: wait for
+		// runDone as after a Stop that worked.
+		if err != nil && !errors.Is(err, gnetErrors.ErrEngineInShutdown) {
 			return err
 		}
 		select {

@@ -58,6 +58,7 @@ type process struct {
 	t       testing.TB
 	name    string
 	args    []string
+	env     []string // added to this process's environment
 	Addr    string
 	DataDir string
 	cmd     *exec.Cmd
@@ -96,6 +97,9 @@ func (p *process) start() {
 	p.logPath = logFile.Name()
 	cmd := exec.Command(filepath.Join(binDir, p.name), p.args...)
 	cmd.Stdout, cmd.Stderr = logFile, logFile
+	if len(p.env) > 0 {
+		cmd.Env = append(os.Environ(), p.env...)
+	}
 	if err := cmd.Start(); err != nil {
 		t.Fatalf("start %s %v: %v", p.name, p.args, err)
 	}

@@ -19,6 +19,7 @@ import (
 	"github.com/sirupsen/logrus"
 
 	"github.com/gonamesrv/gonamesrv/broker"
+	"github.com/gonamesrv/gonamesrv/internal/buildinfo"
 )
 
 // shutdownTimeout bounds the unregistration and close on SIGINT/SIGTERM.
@@ -36,6 +37,7 @@ type options struct {
 	simulate       int
 	simulateTopics int
 	logLevel       string
+	version        bool
 }
 
 func parseFlags(args []string, stderr io.Writer) (options, error) {
@@ -48,6 +50,7 @@ func parseFlags(args []string, stderr io.Writer) (options, error) {
 	fs.IntVar(&opts.simulate, "simulate", 0, "run N simulated brokers (no listener) instead of one broker, for NameServer load tests")
 	fs.IntVar(&opts.simulateTopics, "simulateTopics", 100, "topics per simulated broker")
 	fs.StringVar(&opts.logLevel, "logLevel", "info", "log level: debug, info, warn, error")
+	fs.BoolVar(&opts.version, "version", false, "print the build (module version, commit, build time, Go version) and exit")
 	fs.Usage = func() {
 		fmt.Fprint(stderr, usageText)
 		fs.PrintDefaults()
@@ -64,7 +67,7 @@ stop) and answers mqadmin's topic requests (updateTopic, deleteTopic, clusterLis
 It has NO message store: producers and consumers cannot exchange messages with it.
 
 Config keys (broker.conf): brokerClusterName, brokerName, brokerId, namesrvAddr,
-listenPort, brokerIP1, brokerIP2, haListenPort, storePathRootDir,
+listenPort, bindAddress (default 0.0.0.0), brokerIP1, brokerIP2, haListenPort, storePathRootDir,
 registerNameServerPeriod (ms, clamped to 10000..60000), registerBrokerTimeoutMills,
 forceRegister, compressedRegister, enableSplitRegistration, splitRegistrationSize,
 brokerPermission, enableSlaveActingMaster, brokerHeartbeatInterval,
@@ -83,6 +86,10 @@ func run(args []string, stdout, stderr io.Writer) int {
 	}
 	if err != nil {
 		return 2
+	}
+	if opts.version {
+		fmt.Fprintln(stdout, buildinfo.Read().String("broker"))
+		return 0
 	}
 	level, err := logrus.ParseLevel(opts.logLevel)
 	if err != nil {

@@ -34,7 +34,8 @@ type command struct {
 type env struct {
 	args   parsedArgs
 	client *adminClient
-	out    io.Writer
+	out    io.Writer // results, one per server, as Java prints them
+	errOut io.Writer // what failed, so a script reading out sees only results
 	json   bool
 	now    time.Time
 }
@@ -212,8 +213,7 @@ func runUpdateTopic(e *env) error {
 		}
 		masters, ok := mastersOf(info, cluster)
 		if !ok {
-			fmt.Fprintln(e.out, "[error] Make sure the specified clusterName exists or the name server connected to is correct.")
-			return nil
+			return fmt.Errorf("cluster %q not found: make sure the specified clusterName exists or the name server connected to is correct", cluster)
 		}
 		for _, addr := range masters {
 			if err := create(addr); err != nil {
@@ -444,16 +444,20 @@ func runClusterList(e *env) error {
 		interval = time.Duration(seconds) * time.Second
 	}
 	for {
-		if err := clusterListOnce(e); err != nil {
+		err := clusterListOnce(e)
+		var partial *partialFailure
+		if interval == 0 || (err != nil && !errors.As(err, &partial)) {
 			return err
 		}
-		if interval == 0 {
-			return nil
-		}
+		// -i goes on past brokers that did not answer this round: they
+		// were named on errOut and may answer the next.
 		time.Sleep(interval)
 	}
 }
 
+// clusterListOnce prints the table once; brokers whose runtime info could
+// not be had keep their row (empty figures), are named on errOut and make
+// the result a partialFailure.
 func clusterListOnce(e *env) error {
 	info, err := e.client.clusterInfo()
 	if err != nil {
@@ -487,6 +491,24 @@ func clusterListOnce(e *env) error {
 			}
 		}
 	}
+	failed := 0
+	for _, b := range brokers {
+		if b.Error != "" {
+			failed++
+			fmt.Fprintf(e.errOut, "broker %s (%s) runtime info unavailable: %s\n", b.Addr, b.BrokerName, b.Error)
+		}
+	}
+	if err := printClusterList(e, brokers); err != nil {
+		return err
+	}
+	if failed > 0 {
+		return &partialFailure{failed: failed, total: len(brokers), what: "brokers' runtime info"}
+	}
+	return nil
+}
+
+// printClusterList writes clusterList's table or JSON.
+func printClusterList(e *env, brokers []clusterBroker) error {
 	if e.json {
 		return e.printJSON(brokers)
 	}
@@ -496,9 +518,6 @@ func clusterListOnce(e *env) error {
 		fmt.Fprint(e.out, clusterListHeader)
 	}
 	for _, b := range brokers {
-		if b.Error != "" {
-			fmt.Fprintf(e.out, "broker %s (%s) runtime info unavailable: %s\n", b.Addr, b.BrokerName, b.Error)
-		}
 		if e.args.has("m") {
 			fmt.Fprint(e.out, clusterMoreRow(b.Cluster, b.BrokerName, b.Runtime))
 		} else {
@@ -508,19 +527,30 @@ func clusterListOnce(e *env) error {
 	return nil
 }
 
+// runWritePerm asks every NameServer in turn, as Java does, and goes on past
+// one that fails: each success is a line on out, each failure a line on
+// errOut, and any failure makes the result a partialFailure.
 func runWritePerm(e *env, code int32, verb, countField string) error {
 	broker := e.args.get("b")
-	return forEachNameServer(e, func(addr string) error {
+	failed := 0
+	err := forEachNameServer(e, func(addr string) error {
 		resp, err := e.client.invoke(addr, code, map[string]string{"brokerName": broker}, nil)
 		if err != nil {
-			fmt.Fprintf(e.out, "%s write perm of broker[%s] in name server[%s] Failed\n", verb, broker, addr)
-			fmt.Fprintln(e.out, err)
+			failed++
+			fmt.Fprintf(e.errOut, "%s write perm of broker[%s] in name server[%s] Failed\n%v\n", verb, broker, addr, err)
 			return nil
 		}
 		count, _ := strconv.Atoi(resp.ExtFields[countField])
 		fmt.Fprintf(e.out, "%s write perm of broker[%s] in name server[%s] OK, %d\n", verb, broker, addr, count)
 		return nil
 	})
+	if err != nil {
+		return err
+	}
+	if failed > 0 {
+		return &partialFailure{failed: failed, total: len(e.client.nameServers), what: "name servers"}
+	}
+	return nil
 }
 
 func runUpdateKvConfig(e *env) error {

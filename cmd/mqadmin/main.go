@@ -12,6 +12,8 @@ import (
 	"io"
 	"os"
 	"time"
+
+	"github.com/gonamesrv/gonamesrv/internal/buildinfo"
 )
 
 func main() {
@@ -22,6 +24,10 @@ func main() {
 func run(args []string, envNamesrv string, stdout, stderr io.Writer) int {
 	if len(args) == 0 {
 		printCommandList(stdout)
+		return 0
+	}
+	if buildinfo.Requested(args[:1]) {
+		fmt.Fprintln(stdout, buildinfo.Read().String("mqadmin"))
 		return 0
 	}
 	if args[0] == "help" {
@@ -64,16 +70,16 @@ func run(args []string, envNamesrv string, stdout, stderr io.Writer) int {
 	}
 	client := newAdminClient(splitNameServers(nameServers), nsConfig)
 	defer client.close()
-	e := &env{args: parsed, client: client, out: stdout, json: parsed.has("json"), now: time.Now()}
-	if err := cmd.run(e); err != nil {
-		if errors.Is(err, errUsage) {
-			fmt.Fprint(stdout, usage(cmd.name, cmd.allOptions()))
-			return 1
-		}
+	e := &env{args: parsed, client: client, out: stdout, errOut: stderr, json: parsed.has("json"), now: time.Now()}
+	err = cmd.run(e)
+	switch {
+	case err == nil:
+	case errors.Is(err, errUsage):
+		fmt.Fprint(stderr, usage(cmd.name, cmd.allOptions()))
+	default:
 		fmt.Fprintf(stderr, "%s command failed: %v\n", cmd.className, err)
-		return 1
 	}
-	return 0
+	return exitStatus(err)
 }
 
 // printCommandList is what `mqadmin` alone prints.

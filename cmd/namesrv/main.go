@@ -13,6 +13,7 @@ import (
 
 	"github.com/sirupsen/logrus"
 
+	"github.com/gonamesrv/gonamesrv/internal/buildinfo"
 	"github.com/gonamesrv/gonamesrv/namesrv"
 	"github.com/gonamesrv/gonamesrv/namesrv/config"
 )
@@ -23,6 +24,10 @@ const shutdownTimeout = 30 * time.Second
 func main() { os.Exit(run(os.Args[1:])) }
 
 func run(args []string) int {
+	if buildinfo.Requested(args) {
+		fmt.Println(buildinfo.Read().String("namesrv"))
+		return 0
+	}
 	cfg, printOnly, err := config.FromArgs(args, os.Stdout)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "namesrv:", err)
@@ -35,6 +40,18 @@ func run(args []string) int {
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "namesrv:", err)
 		return 1
+	}
+	logFile, err := openLogFile(cfg)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "namesrv:", err)
+		return 1
+	}
+	if logFile != nil {
+		log.WithFields(logrus.Fields{"logFile": logFile.Filename, "logMaxSizeMB": cfg.LogMaxSizeMB,
+			"logMaxAgeDays": cfg.LogMaxAgeDays, "logMaxBackups": cfg.LogMaxBackups}).Info("logging to the log file from now on (SIGHUP reopens it)")
+		log.Logger.SetOutput(logFile)
+		defer logFile.Close()
+		defer reopenOnHangup(logFile, log)()
 	}
 	ns, err := namesrv.New(config.NewSettings(cfg, log.WithField("component", "config")), log)
 	if err != nil {

@@ -17,6 +17,8 @@ import (
 	"syscall"
 
 	"github.com/sirupsen/logrus"
+
+	"github.com/gonamesrv/gonamesrv/internal/buildinfo"
 )
 
 func main() { os.Exit(run(os.Args[1:], os.Stdout, os.Stderr)) }
@@ -26,6 +28,10 @@ func main() { os.Exit(run(os.Args[1:], os.Stdout, os.Stderr)) }
 func run(args []string, stdout, stderr io.Writer) int {
 	if len(args) == 0 || args[0] == "help" || args[0] == "-h" || args[0] == "--help" {
 		printUsage(stdout)
+		return 0
+	}
+	if buildinfo.Requested(args[:1]) {
+		fmt.Fprintln(stdout, buildinfo.Read().String("nsbench"))
 		return 0
 	}
 	switch args[0] {

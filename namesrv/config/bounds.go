@@ -50,6 +50,9 @@ var bounds = map[string]bound{
 	"pauseDetectThresholdMillis":           {1, 3_600_000},
 	"connectionOutboundSoftLimit":          {64 * kib, gib},
 	"connectionOutboundHardLimit":          {mib, 4 * gib},
+	"logMaxSizeMB":                         {1, 1 << 20}, // MB: 1 TB
+	"logMaxAgeDays":                        {0, 36_500},
+	"logMaxBackups":                        {0, 10_000},
 }
 
 // Bounds returns the range of a numeric setting and whether it has one.

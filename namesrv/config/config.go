@@ -124,6 +124,15 @@ type Config struct {
 	LogFormat string `prop:"logFormat" ext:"true"`
 	// LogLevel is a logrus level name (debug, info, warn, ...). Go addition.
 	LogLevel string `prop:"logLevel" ext:"true"`
+	// LogFile, when set, is where the log goes instead of stderr: a path
+	// ("~/" is the home folder), or "java" for Java's
+	// ~/logs/rocketmqlogs/namesrv.log. Rotated past LogMaxSizeMB, backups
+	// older than LogMaxAgeDays or beyond LogMaxBackups removed, reopened on
+	// SIGHUP (cmd/namesrv). Go addition.
+	LogFile       string `prop:"logFile" ext:"true"`
+	LogMaxSizeMB  int    `prop:"logMaxSizeMB" ext:"true"`
+	LogMaxAgeDays int    `prop:"logMaxAgeDays" ext:"true"` // 0: no age limit
+	LogMaxBackups int    `prop:"logMaxBackups" ext:"true"` // 0: every backup kept (within the age)
 	// PauseDetectThresholdMillis is how late (ms past its schedule) an expiry
 	// scan must run to count as a pause of the process; the scan then extends
 	// every broker's deadline by the pause instead of evicting. Go addition.
@@ -197,6 +206,12 @@ const (
 	// 12 MiB of unread requests.
 	DefaultConnectionOutboundSoftLimit = 4 << 20
 	DefaultConnectionOutboundHardLimit = 32 << 20
+	// DefaultLogMaxSizeMB and DefaultLogMaxBackups are Java's namesrv.log
+	// rotation (rmq.namesrv.logback.xml: 100MB, maxIndex 5).
+	DefaultLogMaxSizeMB  = 100
+	DefaultLogMaxBackups = 5
+	// JavaLogFile is the logFile value that means Java's location.
+	JavaLogFile = "java"
 	// DefaultConfigBlackList is the Java default of configBlackList.
 	DefaultConfigBlackList = "configBlackList;configStorePath;kvConfigPath"
 	// DefaultPauseDetectThresholdMillis is pauseDetectThresholdMillis'
@@ -278,6 +293,8 @@ func Default() *Config {
 		ConnectionOutboundSoftLimit: DefaultConnectionOutboundSoftLimit,
 		ConnectionOutboundHardLimit: DefaultConnectionOutboundHardLimit,
 		LogLevel:                    "info",
+		LogMaxSizeMB:                DefaultLogMaxSizeMB,
+		LogMaxBackups:               DefaultLogMaxBackups,
 
 		AclAnonymousRouteRead:   true,
 		TLSServerMode:           TLSModeDisabled,

@@ -20,6 +20,7 @@ var ProtectedKeys = []string{
 	"httpBindAddress", "httpListenPort",
 	"maxConnections", "connectionOutboundSoftLimit", "connectionOutboundHardLimit",
 	"minBrokerHeartbeatTimeoutMillis", "maxBrokerHeartbeatTimeoutMillis", "pauseDetectThresholdMillis",
+	"logFile", "logMaxSizeMB", "logMaxAgeDays", "logMaxBackups", // a log path set over the wire could overwrite any file
 }
 
 // protectedPrefixes protect whole families: every TLS key, including the

@@ -7,6 +7,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/collectors"
 
+	"github.com/gonamesrv/gonamesrv/internal/buildinfo"
 	"github.com/gonamesrv/gonamesrv/remoting"
 	"github.com/gonamesrv/gonamesrv/route"
 )
@@ -95,8 +96,10 @@ func New(src Sources, pools []string, started time.Time) *Metrics {
 	m := &Metrics{Registry: reg}
 	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 
-	f.gaugeFunc("build_info", "Always 1; the labels give the version and the Go version.",
-		prometheus.Labels{"version": Version, "goversion": runtime.Version()}, func() float64 { return 1 })
+	build := buildinfo.Read()
+	f.gaugeFunc("build_info", "Always 1; the labels give the RocketMQ version spoken (version), the Go version and the build: module version, commit (revision), commit and build times.",
+		prometheus.Labels{"version": Version, "goversion": runtime.Version(), "module_version": build.ModuleVersion,
+			"revision": build.Commit, "commit_time": build.CommitTime, "build_time": build.BuildTime}, func() float64 { return 1 })
 	startSeconds := float64(started.UnixNano()) / 1e9
 	f.gaugeFunc("start_time_seconds", "Start time of the NameServer, seconds since the epoch.", nil,
 		func() float64 { return startSeconds })

@@ -10,6 +10,9 @@ import (
 	"github.com/gonamesrv/gonamesrv/internal/testlog"
 )
 
+// maxNiceness is the highest niceness Linux gives a process.
+const maxNiceness = 19
+
 // childEnv makes this test binary act as the storm senders child.
 const childEnv = "NSBENCH_SENDERS_TEST_CHILD"
 
@@ -41,8 +44,10 @@ func TestStartProcessRunsTheSendersNicedInAChild(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if client.Nice() != Niceness {
-		t.Errorf("child runs at nice %d, want %d", client.Nice(), Niceness)
+	// nice(1) adds to the niceness the test started at (make test may run
+	// under nice itself), and Linux stops at 19.
+	if want := min(ownNiceness()+Niceness, maxNiceness); client.Nice() != want {
+		t.Errorf("child runs at nice %d, want %d (this test at %d, +%d)", client.Nice(), want, ownNiceness(), Niceness)
 	}
 	if err := client.Begin(); err != nil {
 		t.Fatal(err)

@@ -1,0 +1,77 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"strings"
+	"syscall"
+
+	"github.com/sirupsen/logrus"
+	"gopkg.in/natefinch/lumberjack.v2"
+
+	"github.com/gonamesrv/gonamesrv/namesrv/config"
+)
+
+// logFilePath resolves the logFile key: "" (stderr) stays "", "java" is
+// Java's ~/logs/rocketmqlogs/namesrv.log, "~/" starts at home.
+func logFilePath(value, home string) string {
+	switch {
+	case value == "":
+		return ""
+	case value == config.JavaLogFile:
+		return filepath.Join(home, "logs", "rocketmqlogs", "namesrv.log")
+	case strings.HasPrefix(value, "~/"):
+		return filepath.Join(home, value[2:])
+	default:
+		return value
+	}
+}
+
+// openLogFile is the rotating file of cfg.LogFile, nil when the log stays
+// on stderr. It is opened (folder created) here, so that a path the process
+// cannot write stops the start naming the key instead of losing the log.
+func openLogFile(cfg *config.Config) (*lumberjack.Logger, error) {
+	home, _ := os.UserHomeDir()
+	path := logFilePath(cfg.LogFile, home)
+	if path == "" {
+		return nil, nil
+	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return nil, fmt.Errorf("logFile %s: %w", path, err)
+	}
+	f, err := os.OpenFile(path, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+	if err != nil {
+		return nil, fmt.Errorf("logFile: %w", err)
+	}
+	_ = f.Close()
+	return &lumberjack.Logger{Filename: path, MaxSize: cfg.LogMaxSizeMB, MaxAge: cfg.LogMaxAgeDays,
+		MaxBackups: cfg.LogMaxBackups, LocalTime: false}, nil
+}
+
+// reopenOnHangup closes the log file on every SIGHUP; the next line opens
+// the path again, so after logrotate (or mv) moved the file the log goes to
+// a new one at the configured path. stop ends it.
+func reopenOnHangup(file *lumberjack.Logger, log *logrus.Entry) (stop func()) {
+	hup := make(chan os.Signal, 1)
+	signal.Notify(hup, syscall.SIGHUP)
+	done := make(chan struct{})
+	go func() {
+		for {
+			select {
+			case <-hup:
+				if err := file.Close(); err != nil {
+					log.WithError(err).Warn("log file close on SIGHUP failed")
+				}
+				log.WithField("logFile", file.Filename).Info("log file reopened (SIGHUP)")
+			case <-done:
+				return
+			}
+		}
+	}()
+	return func() {
+		signal.Stop(hup)
+		close(done)
+	}
+}
