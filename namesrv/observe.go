@@ -41,10 +41,18 @@ func startHTTP(cfg *config.Config, log *logrus.Entry) (*httpapi.Server, error) {
 		host = cfg.BindAddress
 	}
 	addr, log := net.JoinHostPort(host, fmt.Sprint(cfg.HTTPListenPort)), log.WithField("component", "http")
+	var side *httpapi.Server
+	var err error
 	if cfg.TLSServerMode != config.TLSModeDisabled {
-		return httpapi.NewTLS(addr, log) // the remoting port's certificate (README "Security")
+		side, err = httpapi.NewTLS(addr, log) // the remoting port's certificate (README "Security")
+	} else {
+		side, err = httpapi.New(addr, log)
 	}
-	return httpapi.New(addr, log)
+	if err != nil {
+		return nil, fmt.Errorf("httpListenPort=%d (default listenPort + %d) cannot be bound: set httpListenPort to a free port, or -1 to turn the HTTP side port off: %w",
+			cfg.HTTPListenPort, config.HTTPPortOffset, err)
+	}
+	return side, nil
 }
 
 // metricsSources are the O(1) readers of the gauges.
