@@ -158,6 +158,8 @@ func (ns *NameServer) HTTPAddr() net.Addr {
 }
 
 // Ready says whether the NameServer should get traffic: not during the
+// warm-up after a start (readinessWarmUpMillis: until its brokers have
+// registered again a route query may find no route), nor during the
 // needWaitForService window (route queries are refused), nor once a
 // graceful stop began (GO_AWAY included). The KV loading case is the side
 // port's own: it is not attached before the store is loaded.
@@ -166,6 +168,10 @@ func (ns *NameServer) Ready() (bool, string) {
 		return false, "shutting down"
 	}
 	cfg := ns.settings.Get()
+	if left := ns.warmUp - time.Since(ns.startedAt); left > 0 {
+		return false, fmt.Sprintf("warming up: brokers re-register within one registration period, %s more (readinessWarmUpMillis)",
+			left.Round(time.Second))
+	}
 	if cfg.NeedWaitForService {
 		wait := time.Duration(cfg.WaitSecondsForService) * time.Second
 		if left := wait - time.Since(ns.startedAt); left > 0 {

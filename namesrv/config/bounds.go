@@ -48,6 +48,7 @@ var bounds = map[string]bound{
 	"maxBrokerHeartbeatTimeoutMillis":      {100, 86_400_000},
 	"maxConnections":                       {1, 10_000_000},
 	"pauseDetectThresholdMillis":           {1, 3_600_000},
+	"readinessWarmUpMillis":                {0, 600_000},
 	"connectionOutboundSoftLimit":          {64 * kib, gib},
 	"connectionOutboundHardLimit":          {mib, 4 * gib},
 }

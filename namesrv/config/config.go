@@ -128,6 +128,11 @@ type Config struct {
 	// scan must run to count as a pause of the process; the scan then extends
 	// every broker's deadline by the pause instead of evicting. Go addition.
 	PauseDetectThresholdMillis int64 `prop:"pauseDetectThresholdMillis" ext:"true"`
+	// ReadinessWarmUpMillis is how long /readyz stays 503 ("warming up")
+	// after a start: the brokers re-register within one registration period
+	// (a Java broker's registerNameServerPeriod, 30 s), and until they have
+	// this server answers TOPIC_NOT_EXIST for their topics. Go addition.
+	ReadinessWarmUpMillis int64 `prop:"readinessWarmUpMillis" ext:"true"`
 
 	// HTTPBindAddress is the HTTP side port's address (metrics, health, JSON
 	// view, address server, dashboard); "" means BindAddress. Go addition.
@@ -203,6 +208,9 @@ const (
 	// default: far above a busy machine's timer jitter, below the 3 s
 	// heartbeat timeouts of brokers that a short stop would otherwise evict.
 	DefaultPauseDetectThresholdMillis = 1000
+	// DefaultReadinessWarmUpMillis is readinessWarmUpMillis' default: one
+	// broker registration period (Java's registerNameServerPeriod).
+	DefaultReadinessWarmUpMillis = 30_000
 	// LogFormatText and LogFormatJSON are the accepted logFormat values.
 	LogFormatText = "text"
 	LogFormatJSON = "json"
@@ -284,6 +292,7 @@ func Default() *Config {
 		TLSServerNeedClientAuth: ClientAuthNone,
 
 		PauseDetectThresholdMillis: DefaultPauseDetectThresholdMillis,
+		ReadinessWarmUpMillis:      DefaultReadinessWarmUpMillis,
 	}
 }
 

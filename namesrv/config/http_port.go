@@ -1,5 +1,7 @@
 package config
 
+import "strconv"
+
 // HTTPPortOffset is how far above listenPort the HTTP side port is when
 // httpListenPort is not given: 9876 -> 9880 (the port this server has
 // always used), 9877 -> 9881, so that two NameServers started on one host
@@ -26,4 +28,14 @@ func (c *Config) followListenPort(given bool) {
 	if !given {
 		c.HTTPListenPort = HTTPPortFor(c.ListenPort)
 	}
+}
+
+// extensionDefault is a Go-only setting's default for cfg: httpListenPort's
+// follows cfg's listenPort, so a server on 9877 neither lists nor persists
+// the 9881 it derived, and follows a later listenPort change.
+func extensionDefault(cfg *Config, st setting) string {
+	if st.key == "httpListenPort" {
+		return strconv.Itoa(HTTPPortFor(cfg.ListenPort))
+	}
+	return extensionDefaults.format(st)
 }

@@ -2,7 +2,10 @@ package config
 
 import (
 	"io"
+	"strings"
 	"testing"
+
+	"github.com/gonamesrv/gonamesrv/internal/testlog"
 )
 
 // TestHTTPPortFollowsListenPort: without httpListenPort the side port is
@@ -33,6 +36,22 @@ func TestHTTPPortFollowsListenPort(t *testing.T) {
 		}
 		if cfg.HTTPListenPort != c.want {
 			t.Errorf("%s: httpListenPort = %d, want %d", c.name, cfg.HTTPListenPort, c.want)
+		}
+	}
+}
+
+// TestDerivedHTTPPortIsNotListed: GET_NAMESRV_CONFIG (and the file an
+// update writes) leaves out the side port a server derived from its listen
+// port, as it leaves out every other Go default, and keeps one a flag set.
+func TestDerivedHTTPPortIsNotListed(t *testing.T) {
+	for args, want := range map[string]bool{"-listenPort 9877": false, "-listenPort 9877 -httpListenPort 9990": true} {
+		cfg, _, err := FromArgs(strings.Fields(args), io.Discard)
+		if err != nil {
+			t.Fatal(err)
+		}
+		listed := strings.Contains(string(NewSettings(cfg, testlog.Discard()).Properties()), "httpListenPort=")
+		if listed != want {
+			t.Errorf("%s: httpListenPort listed %v, want %v", args, listed, want)
 		}
 	}
 }

@@ -20,6 +20,7 @@ var ProtectedKeys = []string{
 	"httpBindAddress", "httpListenPort",
 	"maxConnections", "connectionOutboundSoftLimit", "connectionOutboundHardLimit",
 	"minBrokerHeartbeatTimeoutMillis", "maxBrokerHeartbeatTimeoutMillis", "pauseDetectThresholdMillis",
+	"readinessWarmUpMillis",
 }
 
 // protectedPrefixes protect whole families: every TLS key, including the

@@ -232,7 +232,7 @@ func startNamesrv(t testing.TB, o nsOptions) *proc {
 	// The HTTP side port is off (a later flag in extra wins): the default 9880
 	// would clash between the NameServers of a pair.
 	args := append([]string{"-bindAddress", o.host, "-listenPort", strconv.Itoa(o.port), "-data", o.dataDir,
-		"-httpListenPort", "-1",
+		"-httpListenPort", "-1", "-readinessWarmUpMillis", "0",
 		"-scanNotActiveBrokerInterval", strconv.FormatInt(scanInterval.Milliseconds(), 10)}, o.extra...)
 	return startProc(t, "namesrv", net.JoinHostPort(o.host, strconv.Itoa(o.port)), nil, args...)
 }
