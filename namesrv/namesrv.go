@@ -102,6 +102,9 @@ func New(settings *config.Settings, log *logrus.Entry) (*NameServer, error) {
 	}
 	srvCfg.RequestMemoryLimit = cfg.RequestMemoryLimit
 	srvCfg.MaxConnections = cfg.MaxConnections
+	if side != nil {
+		srvCfg.ReservedDescriptors = side.MaxConnections()
+	}
 	srvCfg.OutboundSoftLimit, srvCfg.OutboundHardLimit = cfg.ConnectionOutboundSoftLimit, cfg.ConnectionOutboundHardLimit
 	srvCfg.SocketSendBuffer, srvCfg.SocketRecvBuffer = cfg.ServerSocketSndBufSize, cfg.ServerSocketRcvBufSize
 	srvCfg.SlowWorkers = cfg.DefaultThreadPoolNums

@@ -15,6 +15,7 @@ import (
 	"github.com/gonamesrv/gonamesrv/namesrv/httpapi"
 	"github.com/gonamesrv/gonamesrv/namesrv/kvconfig"
 	"github.com/gonamesrv/gonamesrv/namesrv/metrics"
+	"github.com/gonamesrv/gonamesrv/remoting"
 	"github.com/gonamesrv/gonamesrv/route"
 )
 
@@ -44,15 +45,36 @@ func startHTTP(cfg *config.Config, log *logrus.Entry) (*httpapi.Server, error) {
 	var side *httpapi.Server
 	var err error
 	if cfg.TLSServerMode != config.TLSModeDisabled {
-		side, err = httpapi.NewTLS(addr, log) // the remoting port's certificate (README "Security")
+		side, err = httpapi.NewTLS(addr, log, httpOptions(cfg, log)) // the remoting port's certificate (README "Security")
 	} else {
-		side, err = httpapi.New(addr, log)
+		side, err = httpapi.New(addr, log, httpOptions(cfg, log))
 	}
 	if err != nil {
 		return nil, fmt.Errorf("httpListenPort=%d (default listenPort + %d) cannot be bound: set httpListenPort to a free port, or -1 to turn the HTTP side port off: %w",
 			cfg.HTTPListenPort, config.HTTPPortOffset, err)
 	}
 	return side, nil
+}
+
+// httpOptions are the side port's bounds of cfg. Its connection cap is
+// lowered to a quarter of what the file limit leaves (remoting.FileRoom),
+// at least 8; the remoting port's cap leaves it that much
+// (ServerConfig.ReservedDescriptors), so that neither port's connections
+// can take the descriptors of the other, nor those of the KV file, the
+// config file and the certificates.
+func httpOptions(cfg *config.Config, log *logrus.Entry) httpapi.Options {
+	limit := cfg.HTTPMaxConnections
+	if room, ok := remoting.FileRoom(); ok && int64(limit) > room/4 {
+		limit = int(max(8, room/4))
+		log.WithFields(logrus.Fields{"httpMaxConnections": cfg.HTTPMaxConnections, "effective": limit}).
+			Info("httpMaxConnections lowered to a quarter of what the open file limit (RLIMIT_NOFILE) leaves")
+	}
+	return httpapi.Options{
+		MaxConnections: limit,
+		IdleTimeout:    time.Duration(cfg.HTTPIdleTimeoutSeconds) * time.Second,
+		HeavyViews:     cfg.HTTPHeavyViewConcurrency,
+		HeavyMemory:    cfg.HTTPHeavyViewMemoryLimit,
+	}
 }
 
 // metricsSources are the O(1) readers of the gauges.

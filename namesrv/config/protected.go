@@ -20,7 +20,8 @@ var ProtectedKeys = []string{
 	"httpBindAddress", "httpListenPort",
 	"maxConnections", "connectionOutboundSoftLimit", "connectionOutboundHardLimit",
 	"minBrokerHeartbeatTimeoutMillis", "maxBrokerHeartbeatTimeoutMillis", "pauseDetectThresholdMillis",
-	"readinessWarmUpMillis",
+	"readinessWarmUpMillis", "httpMaxConnections", "httpIdleTimeoutSeconds", "httpHeavyViewConcurrency",
+	"httpHeavyViewMemoryLimit", "tlsHandshakeMaxConcurrent", "tlsHandshakeTimeoutMillis",
 }
 
 // protectedPrefixes protect whole families: every TLS key, including the
