@@ -93,6 +93,7 @@ func (ns *NameServer) metricsSources() metrics.Sources {
 				OutboundClosed: ns.server.OutboundClosedConnections()}
 		},
 		ACL:    ns.aclCounts,
+		Guards: ns.guardCounts,
 		Notify: ns.notifier.counts.read,
 		// The eviction job is made after the metrics; it is there by the
 		// first scrape that can see a pause.
