@@ -4,8 +4,12 @@ import (
 	"context"
 	"crypto/tls"
 	"net"
+	"strings"
 	"testing"
 	"time"
+
+	"github.com/sirupsen/logrus"
+	logtest "github.com/sirupsen/logrus/hooks/test"
 
 	"github.com/gonamesrv/gonamesrv/internal/testcerts"
 )
@@ -96,4 +100,31 @@ func tlsEchoes(addr string, cfg *tls.Config) bool {
 	defer client.Close()
 	_, err := client.Invoke(context.Background(), NewRequest(PUT_KV_CONFIG, map[string]string{"echo": "hi"}, nil))
 	return err == nil
+}
+
+// TestFailedHandshakesLoggedOnceASecond: a burst of 50 failed TLS
+// handshakes on the remoting port writes one warning (two if the burst
+// spans a second), not 50.
+func TestFailedHandshakesLoggedOnceASecond(t *testing.T) {
+	certs, err := testcerts.Write(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	logger, hook := logtest.NewNullLogger()
+	server := startServer(t, ServerConfig{Logger: logrus.NewEntry(logger),
+		TLS: &TLSOptions{Mode: TLSEnforcing, CertPath: certs.ServerCert, KeyPath: certs.ServerKey}}, nil)
+	for range 50 {
+		c := dialRaw(t, server)
+		c.write([]byte("not a TLS record, not at all"))
+		c.expectClosed()
+	}
+	lines := 0
+	for _, e := range hook.AllEntries() {
+		if strings.Contains(e.Message, "TLS handshake failed") {
+			lines++
+		}
+	}
+	if lines < 1 || lines > 2 {
+		t.Fatalf("%d warnings for 50 failed handshakes, want 1 or 2", lines)
+	}
 }
