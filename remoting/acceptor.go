@@ -101,15 +101,25 @@ func (s *Server) hand(nc net.Conn) {
 	// OnOpen sees the mark and does not count the connection again. When
 	// the loop never opens it, it is counted out here.
 	ctx := gnet.NewContext(gnet.NewNetConnContext(context.Background(), nc), preAdmittedKey{}) // the conn's Context until OnOpen
+	select { // the accept loop waits while maxHandoversInFlight are being handed over
+	case s.guard.handovers <- struct{}{}:
+	case <-s.acceptStop:
+		s.guard.release()
+		_ = nc.Close()
+		return
+	}
 	result, err := s.engine.Register(ctx)
 	if err != nil {
+		<-s.guard.handovers
 		s.guard.release()
 		_ = nc.Close()
 		s.log.WithError(err).WithField("remote", nc.RemoteAddr().String()).Debug("connection not handed to an event loop")
 		return
 	}
 	go func() {
-		if r := <-result; r.Err != nil {
+		r := <-result
+		<-s.guard.handovers
+		if r.Err != nil {
 			s.guard.release()
 			s.log.WithError(r.Err).WithField("remote", nc.RemoteAddr().String()).Debug("connection not handed to an event loop")
 		}

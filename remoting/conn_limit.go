@@ -34,9 +34,12 @@ const (
 	certificateDescriptors = 4
 	// notifyDialDescriptors: the notifications sent at once (16).
 	notifyDialDescriptors = 16
-	// acceptSlackDescriptors: a refused connection's descriptor held for a
-	// moment, a read of /proc/self/fd, the log files.
-	acceptSlackDescriptors = 8
+	// acceptSlackDescriptors: the connections being handed to an event loop
+	// (maxHandoversInFlight: gnet duplicates each descriptor before closing
+	// the original), the evicted ones not yet closed (maxPendingEvictions), a
+	// refused connection's descriptor held for a moment, a read of
+	// /proc/self/fd, the log files.
+	acceptSlackDescriptors = maxHandoversInFlight + maxPendingEvictions + 4
 
 	fdHeadroom = kvFileDescriptors + configFileDescriptors + certificateDescriptors + notifyDialDescriptors + acceptSlackDescriptors
 )
@@ -45,6 +48,19 @@ const (
 // connected (or, on the TLS path, in its handshake) before a newcomer past
 // the cap may close it: a real client speaks within milliseconds.
 const quietEvictAge = time.Second
+
+// maxPendingEvictions bounds the silent connections closed for newcomers
+// whose close has not completed yet (gnet closes on the connection's event
+// loop, later): each still holds its descriptor while the newcomer holds
+// one more, so a burst of evictions must not outrun the loops. Past it a
+// newcomer is refused instead. Part of acceptSlackDescriptors.
+const maxPendingEvictions = 4
+
+// maxHandoversInFlight bounds the accepted connections being handed to an
+// event loop at once: until the loop has taken one, it holds two
+// descriptors (gnet's duplicate and the original), so a burst of 1,000
+// accepts would otherwise run the count of descriptors past the cap.
+const maxHandoversInFlight = 4
 
 // connGuard caps the open connections. Past the cap a new connection
 // closes the oldest one that has sent nothing since it connected for
@@ -60,7 +76,18 @@ type connGuard struct {
 	// quiet holds the open connections that have not spoken yet, oldest
 	// first; quietConns their entries by connection id.
 	quiet      quiet.Queue
-	quietConns sync.Map
+	quietConns sync.Map // of *quietConn
+	// evicting counts the evicted connections whose OnClose has not run.
+	evicting atomic.Int64
+	// handovers holds a token per connection being handed to an event loop
+	// (maxHandoversInFlight); made by setConnectionLimit.
+	handovers chan struct{}
+}
+
+// quietConn is an open connection's place in the quiet queue.
+type quietConn struct {
+	entry   *quiet.Entry
+	evicted atomic.Bool
 }
 
 // admit counts a new connection in, or reports false past the cap.
@@ -84,7 +111,8 @@ func (s *Server) admitOrEvict(remote string) bool {
 		return true
 	}
 	cutoff := time.Now().Add(-quietEvictAge)
-	if (s.netLn != nil && s.netLn.handshakeQuiet.Evict(cutoff)) || s.guard.quiet.Evict(cutoff) {
+	if (s.netLn != nil && s.netLn.handshakeQuiet.Evict(cutoff)) ||
+		(s.guard.evicting.Load() < maxPendingEvictions && s.guard.quiet.Evict(cutoff)) {
 		s.guard.open.Add(1)
 		return true
 	}
@@ -97,18 +125,25 @@ func (s *Server) admitOrEvict(remote string) bool {
 // evictable until its first byte arrives (its last-activity time moves).
 func (s *Server) trackQuiet(conn *Conn) {
 	opened := conn.lastActiveNanos.Load()
-	entry := s.guard.quiet.Add(time.Unix(0, opened), func() bool { return conn.lastActiveNanos.Load() != opened }, func() {
+	qc := &quietConn{}
+	qc.entry = s.guard.quiet.Add(time.Unix(0, opened), func() bool { return conn.lastActiveNanos.Load() != opened }, func() {
+		qc.evicted.Store(true)
+		s.guard.evicting.Add(1)
 		s.log.WithFields(logrus.Fields{"conn": conn.id, "remote": conn.remoteAddr}).
 			Debug("closing a connection silent since it connected: the connection limit is reached")
 		_ = conn.Close()
 	})
-	s.guard.quietConns.Store(conn.id, entry)
+	s.guard.quietConns.Store(conn.id, qc)
 }
 
 // forgetQuiet takes a closed connection out of the quiet queue.
 func (s *Server) forgetQuiet(conn *Conn) {
-	if entry, ok := s.guard.quietConns.LoadAndDelete(conn.id); ok {
-		s.guard.quiet.Remove(entry.(*quiet.Entry))
+	if v, ok := s.guard.quietConns.LoadAndDelete(conn.id); ok {
+		qc := v.(*quietConn)
+		s.guard.quiet.Remove(qc.entry)
+		if qc.evicted.Load() {
+			s.guard.evicting.Add(-1)
+		}
 	}
 }
 
@@ -149,6 +184,7 @@ func (s *Server) setConnectionLimit() {
 		limit = max(1, room)
 	}
 	s.guard.limit.Store(limit)
+	s.guard.handovers = make(chan struct{}, maxHandoversInFlight)
 }
 
 // fdRoom is the soft file limit minus the open descriptors and fdHeadroom;
