@@ -101,7 +101,8 @@ func (s *Server) hand(nc net.Conn) {
 	// OnOpen sees the mark and does not count the connection again. When
 	// the loop never opens it, it is counted out here.
 	ctx := gnet.NewContext(gnet.NewNetConnContext(context.Background(), nc), preAdmittedKey{}) // the conn's Context until OnOpen
-	select {                                                                                   // the accept loop waits while maxHandoversInFlight are being handed over
+	// The accept loop waits while maxHandoversInFlight are being handed over.
+	select {
 	case s.guard.handovers <- struct{}{}:
 	case <-s.acceptStop:
 		s.guard.release()
