@@ -60,6 +60,7 @@ func testConfig(t *testing.T) *config.Config {
 	cfg := config.Default()
 	cfg.BindAddress, cfg.ListenPort = "127.0.0.1", 0
 	cfg.HTTPListenPort = 0 // never the default 9880: tests run in parallel
+	cfg.ReadinessWarmUpMillis = 0
 	cfg.KvConfigPath = filepath.Join(dir, "kvConfig.json")
 	cfg.ConfigStorePath = filepath.Join(dir, "namesrv.properties")
 	return cfg

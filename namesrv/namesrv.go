@@ -34,6 +34,8 @@ type NameServer struct {
 	notifier   *notifier
 	acl        *acl.Checker
 	startedAt  time.Time
+	// warmUp is readinessWarmUpMillis, read once at start (Ready).
+	warmUp time.Duration
 	// gracefulWait is GracefulWait, read once at start (see graceful.go).
 	gracefulWait time.Duration
 	// registration holds the bounds registrations are checked against,
@@ -81,6 +83,7 @@ func New(settings *config.Settings, log *logrus.Entry) (*NameServer, error) {
 		clock:     monotime.New(),
 
 		gracefulWait: gracefulWaitOf(cfg, log),
+		warmUp:       time.Duration(cfg.ReadinessWarmUpMillis) * time.Millisecond,
 		registration: registrationLimitsOf(cfg),
 
 		fullRegistrations: newSlots(registrationSlots()),
@@ -99,6 +102,9 @@ func New(settings *config.Settings, log *logrus.Entry) (*NameServer, error) {
 	}
 	srvCfg.RequestMemoryLimit = cfg.RequestMemoryLimit
 	srvCfg.MaxConnections = cfg.MaxConnections
+	if side != nil {
+		srvCfg.ReservedDescriptors = side.MaxConnections()
+	}
 	srvCfg.OutboundSoftLimit, srvCfg.OutboundHardLimit = cfg.ConnectionOutboundSoftLimit, cfg.ConnectionOutboundHardLimit
 	srvCfg.SocketSendBuffer, srvCfg.SocketRecvBuffer = cfg.ServerSocketSndBufSize, cfg.ServerSocketRcvBufSize
 	srvCfg.SlowWorkers = cfg.DefaultThreadPoolNums

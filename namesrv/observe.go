@@ -15,6 +15,7 @@ import (
 	"github.com/gonamesrv/gonamesrv/namesrv/httpapi"
 	"github.com/gonamesrv/gonamesrv/namesrv/kvconfig"
 	"github.com/gonamesrv/gonamesrv/namesrv/metrics"
+	"github.com/gonamesrv/gonamesrv/remoting"
 	"github.com/gonamesrv/gonamesrv/route"
 )
 
@@ -41,10 +42,39 @@ func startHTTP(cfg *config.Config, log *logrus.Entry) (*httpapi.Server, error) {
 		host = cfg.BindAddress
 	}
 	addr, log := net.JoinHostPort(host, fmt.Sprint(cfg.HTTPListenPort)), log.WithField("component", "http")
+	var side *httpapi.Server
+	var err error
 	if cfg.TLSServerMode != config.TLSModeDisabled {
-		return httpapi.NewTLS(addr, log) // the remoting port's certificate (README "Security")
+		side, err = httpapi.NewTLS(addr, log, httpOptions(cfg, log)) // the remoting port's certificate (README "Security")
+	} else {
+		side, err = httpapi.New(addr, log, httpOptions(cfg, log))
 	}
-	return httpapi.New(addr, log)
+	if err != nil {
+		return nil, fmt.Errorf("httpListenPort=%d (default listenPort + %d) cannot be bound: set httpListenPort to a free port, or -1 to turn the HTTP side port off: %w",
+			cfg.HTTPListenPort, config.HTTPPortOffset, err)
+	}
+	return side, nil
+}
+
+// httpOptions are the side port's bounds of cfg. Its connection cap is
+// lowered to a quarter of what the file limit leaves (remoting.FileRoom),
+// at least 8; the remoting port's cap leaves it that much
+// (ServerConfig.ReservedDescriptors), so that neither port's connections
+// can take the descriptors of the other, nor those of the KV file, the
+// config file and the certificates.
+func httpOptions(cfg *config.Config, log *logrus.Entry) httpapi.Options {
+	limit := cfg.HTTPMaxConnections
+	if room, ok := remoting.FileRoom(); ok && int64(limit) > room/4 {
+		limit = int(max(8, room/4))
+		log.WithFields(logrus.Fields{"httpMaxConnections": cfg.HTTPMaxConnections, "effective": limit}).
+			Info("httpMaxConnections lowered to a quarter of what the open file limit (RLIMIT_NOFILE) leaves")
+	}
+	return httpapi.Options{
+		MaxConnections: limit,
+		IdleTimeout:    time.Duration(cfg.HTTPIdleTimeoutSeconds) * time.Second,
+		HeavyViews:     cfg.HTTPHeavyViewConcurrency,
+		HeavyMemory:    cfg.HTTPHeavyViewMemoryLimit,
+	}
 }
 
 // metricsSources are the O(1) readers of the gauges.
@@ -63,6 +93,7 @@ func (ns *NameServer) metricsSources() metrics.Sources {
 				OutboundClosed: ns.server.OutboundClosedConnections()}
 		},
 		ACL:    ns.aclCounts,
+		Guards: ns.guardCounts,
 		Notify: ns.notifier.counts.read,
 		// The eviction job is made after the metrics; it is there by the
 		// first scrape that can see a pause.
@@ -151,6 +182,8 @@ func (ns *NameServer) HTTPAddr() net.Addr {
 }
 
 // Ready says whether the NameServer should get traffic: not during the
+// warm-up after a start (readinessWarmUpMillis: until its brokers have
+// registered again a route query may find no route), nor during the
 // needWaitForService window (route queries are refused), nor once a
 // graceful stop began (GO_AWAY included). The KV loading case is the side
 // port's own: it is not attached before the store is loaded.
@@ -159,6 +192,10 @@ func (ns *NameServer) Ready() (bool, string) {
 		return false, "shutting down"
 	}
 	cfg := ns.settings.Get()
+	if left := ns.warmUp - time.Since(ns.startedAt); left > 0 {
+		return false, fmt.Sprintf("warming up: brokers re-register within one registration period, %s more (readinessWarmUpMillis)",
+			left.Round(time.Second))
+	}
 	if cfg.NeedWaitForService {
 		wait := time.Duration(cfg.WaitSecondsForService) * time.Second
 		if left := wait - time.Since(ns.startedAt); left > 0 {

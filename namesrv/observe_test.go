@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/prometheus/client_golang/prometheus/testutil"
 
@@ -150,4 +151,29 @@ func counterSum(t *testing.T, s *testServer, name, label, value string) float64 
 		}
 	}
 	return sum
+}
+
+// TestReadyWaitsOutTheWarmUp: with the default readinessWarmUpMillis (one
+// broker registration period) a fresh server is not ready, /readyz saying
+// "warming up", while route queries are answered all along; a short
+// warm-up ends by itself.
+func TestReadyWaitsOutTheWarmUp(t *testing.T) {
+	s := startServer(t, func(cfg *config.Config) { cfg.ReadinessWarmUpMillis = config.DefaultReadinessWarmUpMillis })
+	status, body := httpGet(t, s, "/readyz")
+	if status != http.StatusServiceUnavailable || !strings.Contains(body, "warming up") || !strings.Contains(body, "readinessWarmUpMillis") {
+		t.Fatalf("readyz right after the start: %d %q, want 503 warming up", status, body)
+	}
+	nstest.MustCode(t, nstest.RouteQuery(t, s.client, "NoSuchTopic", 0), remoting.TOPIC_NOT_EXIST)
+
+	short := startServer(t, func(cfg *config.Config) { cfg.ReadinessWarmUpMillis = 200 })
+	if ready, why := short.ns.Ready(); ready || !strings.Contains(why, "warming up") {
+		t.Fatalf("ready %v (%q) inside a 200 ms warm-up", ready, why)
+	}
+	deadline := time.Now().Add(20 * time.Second)
+	for ready, why := short.ns.Ready(); !ready; ready, why = short.ns.Ready() {
+		if time.Now().After(deadline) {
+			t.Fatalf("still not ready after its 200 ms warm-up: %q", why)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
 }

@@ -2,6 +2,7 @@ package namesrv
 
 import (
 	"crypto/tls"
+	"time"
 
 	"github.com/gonamesrv/gonamesrv/namesrv/config"
 	"github.com/gonamesrv/gonamesrv/remoting"
@@ -32,6 +33,9 @@ func tlsOptions(cfg *config.Config) *remoting.TLSOptions {
 		KeyPath:       cfg.TLSServerKeyPath,
 		TrustCertPath: cfg.TLSServerTrustCertPath,
 		ClientAuth:    clientAuths[cfg.TLSServerNeedClientAuth],
+
+		MaxHandshakes:    cfg.TLSHandshakeMaxConcurrent,
+		HandshakeTimeout: time.Duration(cfg.TLSHandshakeTimeoutMillis) * time.Millisecond,
 	}
 }
 

@@ -81,13 +81,11 @@ func (s *Server) acceptEach(ln net.Listener, handle func(net.Conn)) {
 	}
 }
 
-// hand gives an accepted connection to an event loop, or closes it at once
-// past the cap (OnOpen checks the cap exactly; this check saves handing
-// over a connection that would be refused anyway).
+// hand gives an accepted connection to an event loop, counted in by
+// admitOrEvict first (past the cap it closes a silent connection for it,
+// or it is closed at once), so that the cap holds before gnet sees it.
 func (s *Server) hand(nc net.Conn) {
-	if s.guard.open.Load() >= s.guard.limit.Load() {
-		s.guard.refused.Add(1)
-		s.refuseConnection(nc.RemoteAddr().String())
+	if !s.admitOrEvict(nc.RemoteAddr().String()) {
 		_ = nc.Close()
 		return
 	}
@@ -100,15 +98,30 @@ func (s *Server) hand(nc net.Conn) {
 		}
 	}
 	// gnet duplicates the descriptor on one of its goroutines and closes nc;
-	// the result only matters for the log.
-	result, err := s.engine.Register(gnet.NewNetConnContext(context.Background(), nc))
+	// OnOpen sees the mark and does not count the connection again. When
+	// the loop never opens it, it is counted out here.
+	ctx := gnet.NewContext(gnet.NewNetConnContext(context.Background(), nc), preAdmittedKey{}) // the conn's Context until OnOpen
+	// The accept loop waits while maxHandoversInFlight are being handed over.
+	select {
+	case s.guard.handovers <- struct{}{}:
+	case <-s.acceptStop:
+		s.guard.release()
+		_ = nc.Close()
+		return
+	}
+	result, err := s.engine.Register(ctx)
 	if err != nil {
+		<-s.guard.handovers
+		s.guard.release()
 		_ = nc.Close()
 		s.log.WithError(err).WithField("remote", nc.RemoteAddr().String()).Debug("connection not handed to an event loop")
 		return
 	}
 	go func() {
-		if r := <-result; r.Err != nil {
+		r := <-result
+		<-s.guard.handovers
+		if r.Err != nil {
+			s.guard.release()
 			s.log.WithError(r.Err).WithField("remote", nc.RemoteAddr().String()).Debug("connection not handed to an event loop")
 		}
 	}()

@@ -25,9 +25,13 @@
 //     answers SYSTEM_BUSY "[OVERLOAD]system busy, start flow control for a while".
 //   - Client: 3 s dial timeout, 5 s per call when the context has no
 //     deadline, at most 10000 calls in flight per client.
-//   - Connections: MaxConnections (50000, lowered to the file limit); past
-//     it a new connection is closed at once. A failed accept (EMFILE) is
-//     retried after 5 ms, doubling up to 1 s; the listener stays open.
+//   - Connections: MaxConnections (50000, lowered to the file limit less
+//     a named headroom and ReservedDescriptors); past it a new connection
+//     closes the oldest one silent for 1 s since it connected, or is closed
+//     at once. TLS connections count from their accept; at most
+//     TLSOptions.MaxHandshakes (256) handshakes run at once, each within
+//     HandshakeTimeout (10 s). A failed accept (EMFILE) is retried after
+//     5 ms, doubling up to 1 s; the listener stays open.
 //   - Output per connection: past OutboundSoftLimit (4 MiB) of answers
 //     waiting its requests are left unread; past OutboundHardLimit (32 MiB)
 //     of answers and unread requests it is closed.

@@ -7,10 +7,13 @@ import (
 	"fmt"
 	"net"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/panjf2000/gnet/v2"
 	"github.com/sirupsen/logrus"
+
+	"github.com/gonamesrv/gonamesrv/internal/quiet"
 )
 
 // tlsRecordHandshake is the first byte of a TLS connection (a handshake
@@ -29,8 +32,15 @@ type netListener struct {
 	listener net.Listener
 	certs    *certSource
 	mode     TLSMode
-	// refusedLog paces the warnings of failed handshakes.
+	// refusedLog paces the warnings of failed handshakes, busyLog those of
+	// connections refused at the handshake cap.
 	refusedLog overloadLog
+	busyLog    overloadLog
+	// handshakes counts the handshakes in progress (TLSOptions.MaxHandshakes);
+	// handshakeQuiet holds them oldest first, for admitOrEvict.
+	handshakes     atomic.Int64
+	handshakeQuiet quiet.Queue
+	busyRefused    atomic.Uint64
 
 	conns sync.WaitGroup
 	// handshaking holds the connections not yet handed to OnOpen, so stop
@@ -72,12 +82,69 @@ func (s *Server) failStart(err error) error {
 	return fmt.Errorf("start server on %s: %w", s.cfg.Addr, err)
 }
 
-// acceptLoop serves every accepted connection on a goroutine of its own.
+// acceptLoop serves every accepted connection on a goroutine of its own,
+// counted by maxConnections from this moment on: a connection in its
+// handshake holds a descriptor as much as one that finished it.
 func (l *netListener) acceptLoop() {
 	l.server.acceptEach(l.listener, func(raw net.Conn) {
+		if !l.admit(raw) {
+			_ = raw.Close()
+			return
+		}
 		l.conns.Add(1)
 		go l.serve(raw)
 	})
+}
+
+// admit counts a new connection in within the handshake cap and the
+// connection cap; at either, the oldest handshake (or silent connection)
+// older than quietEvictAge is closed for it, else it is refused.
+func (l *netListener) admit(raw net.Conn) bool {
+	remote := raw.RemoteAddr().String()
+	if l.handshakes.Load() >= int64(l.maxHandshakes()) && !l.handshakeQuiet.Evict(time.Now().Add(-quietEvictAge)) {
+		l.busyRefused.Add(1)
+		l.server.guard.refused.Add(1)
+		l.busyLog.warn(l.server.log, func() logrus.Fields {
+			return logrus.Fields{"remote": remote, "tlsHandshakeMaxConcurrent": l.maxHandshakes(), "refusedTotal": l.busyRefused.Load()}
+		}, "TLS handshake limit reached, closing new connection", time.Now())
+		return false
+	}
+	if !l.server.admitOrEvict(remote) {
+		return false
+	}
+	l.handshakes.Add(1)
+	return true
+}
+
+func (l *netListener) maxHandshakes() int {
+	if n := l.server.cfg.TLS.MaxHandshakes; n > 0 {
+		return n
+	}
+	return DefaultMaxHandshakes
+}
+
+func (l *netListener) handshakeTimeout() time.Duration {
+	if d := l.server.cfg.TLS.HandshakeTimeout; d > 0 {
+		return d
+	}
+	return DefaultHandshakeTimeout
+}
+
+// HandshakesRefused counts the connections closed at once at the TLS
+// handshake cap; 0 without TLS.
+func (s *Server) HandshakesRefused() uint64 {
+	if s.netLn == nil {
+		return 0
+	}
+	return s.netLn.busyRefused.Load()
+}
+
+// Handshakes is the TLS handshakes in progress; 0 without TLS.
+func (s *Server) Handshakes() int64 {
+	if s.netLn == nil {
+		return 0
+	}
+	return s.netLn.handshakes.Load()
 }
 
 // tickLoop runs the idle scan gnet's ticker runs on the gnet path.
@@ -106,9 +173,13 @@ func (l *netListener) serve(raw net.Conn) {
 		}
 	}
 	l.handshaking.Store(raw, struct{}{})
+	entry := l.handshakeQuiet.Add(time.Now(), nil, func() { _ = raw.Close() })
 	conn, err := l.secure(raw)
+	l.handshakeQuiet.Remove(entry)
 	l.handshaking.Delete(raw)
+	l.handshakes.Add(-1)
 	if err != nil {
+		l.server.guard.release()
 		l.refusedLog.warn(l.server.log, func() logrus.Fields {
 			return logrus.Fields{"remote": raw.RemoteAddr().String(), "tlsMode": l.mode, "error": err.Error()}
 		}, "connection refused: TLS handshake failed", time.Now())
@@ -116,6 +187,7 @@ func (l *netListener) serve(raw net.Conn) {
 		return
 	}
 	nc := newNetConn(conn)
+	nc.ctx = preAdmittedKey{} // counted by admit; OnOpen replaces it with the *Conn
 	if _, action := l.events.OnOpen(nc); action == gnet.Close {
 		_ = conn.Close()
 		return
@@ -140,7 +212,8 @@ func (l *netListener) serve(raw net.Conn) {
 // handshake. The first byte and the handshake share the idle timeout's
 // and the handshake timeout's bound.
 func (l *netListener) secure(raw net.Conn) (net.Conn, error) {
-	_ = raw.SetReadDeadline(time.Now().Add(tlsHandshakeTimeout))
+	timeout := l.handshakeTimeout()
+	_ = raw.SetReadDeadline(time.Now().Add(timeout))
 	defer func() { _ = raw.SetReadDeadline(time.Time{}) }()
 	conn := raw
 	if l.mode == TLSPermissive {
@@ -155,7 +228,7 @@ func (l *netListener) secure(raw net.Conn) (net.Conn, error) {
 		}
 	}
 	tlsConn := tls.Server(conn, l.certs.config())
-	ctx, cancel := context.WithTimeout(context.Background(), tlsHandshakeTimeout)
+	ctx, cancel := context.WithTimeout(context.Background(), timeout)
 	defer cancel()
 	if err := tlsConn.HandshakeContext(ctx); err != nil {
 		return nil, err

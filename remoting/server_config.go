@@ -53,6 +53,10 @@ type ServerConfig struct {
 	// MaxConnections caps the open connections; past it a new one is closed
 	// at once and counted (see connGuard).
 	MaxConnections int
+	// ReservedDescriptors are descriptors the connection cap leaves of the
+	// file limit for others (the HTTP side port's connection cap), on top
+	// of the server's own headroom (conn_limit.go).
+	ReservedDescriptors int
 	// Logger receives the server's and gnet's log lines.
 	Logger *logrus.Entry
 	// TLS, when set with a mode other than TLSDisabled, serves the port

@@ -37,11 +37,14 @@ func (h *eventHandler) OnBoot(engine gnet.Engine) gnet.Action {
 // OnOpen registers the connection, or refuses it while shutting down.
 func (h *eventHandler) OnOpen(gnetConn gnet.Conn) ([]byte, gnet.Action) {
 	s := h.server
+	counted := preAdmitted(gnetConn.Context()) // by the accept path (hand, netListener.admit)
 	if s.state.Load() != stateRunning {
+		if counted {
+			s.guard.release()
+		}
 		return nil, gnet.Close
 	}
-	if !s.guard.admit() {
-		s.refuseConnection(fmt.Sprint(gnetConn.RemoteAddr()))
+	if !counted && !s.admitOrEvict(fmt.Sprint(gnetConn.RemoteAddr())) {
 		return nil, gnet.Close
 	}
 	conn := newConn(gnetConn, time.Now())
@@ -50,6 +53,7 @@ func (h *eventHandler) OnOpen(gnetConn gnet.Conn) ([]byte, gnet.Action) {
 	}
 	gnetConn.SetContext(conn)
 	s.conns.Store(conn.id, conn)
+	s.trackQuiet(conn)
 	s.observe().ConnOpened(conn)
 	s.log.WithFields(logrus.Fields{"conn": conn.id, "remote": conn.remoteAddr}).Debug("connection opened")
 	return nil, gnet.None
@@ -68,6 +72,7 @@ func (h *eventHandler) OnClose(gnetConn gnet.Conn, cause error) gnet.Action {
 		conn.loop.conns.Add(-1)
 	}
 	s.guard.release()
+	s.forgetQuiet(conn)
 	s.forgetPaused(conn)
 	if conn.assembly != nil { // closed inside a large frame
 		s.abandonLargeFrame(conn.assembly)

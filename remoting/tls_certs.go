@@ -40,6 +40,11 @@ type TLSOptions struct {
 	// ClientAuth is tls.NoClientCert (none), tls.VerifyClientCertIfGiven
 	// (optional) or tls.RequireAndVerifyClientCert (require).
 	ClientAuth tls.ClientAuthType
+	// MaxHandshakes bounds the handshakes in progress at once
+	// (DefaultMaxHandshakes when 0); HandshakeTimeout bounds each
+	// (DefaultHandshakeTimeout when 0).
+	MaxHandshakes    int
+	HandshakeTimeout time.Duration
 }
 
 // CertReloadInterval is how often the certificate, key and trust files are
@@ -47,8 +52,13 @@ type TLSOptions struct {
 // handshakes, one that does not is logged and the old set stays.
 const CertReloadInterval = time.Second
 
-// tlsHandshakeTimeout bounds a TLS handshake on the server's port.
-const tlsHandshakeTimeout = 10 * time.Second
+// DefaultHandshakeTimeout bounds a TLS handshake on the server's port,
+// and DefaultMaxHandshakes the handshakes in progress at once: each holds
+// a goroutine, its buffers and a descriptor counted by the connection cap.
+const (
+	DefaultHandshakeTimeout = 10 * time.Second
+	DefaultMaxHandshakes    = 256
+)
 
 // certSource holds the TLS configuration in force and follows its files.
 type certSource struct {

@@ -80,8 +80,9 @@ func startNamesrvIn(t testing.TB, dataDir string, port int, extra ...string) *pr
 	t.Helper()
 	// The HTTP side port is off unless a test asks for it in extra (the
 	// later flag wins): the default 9880 would clash between parallel tests.
+	// /readyz is ready at once: no test waits out the 30 s warm-up.
 	args := append([]string{"-bindAddress", "127.0.0.1", "-listenPort", strconv.Itoa(port), "-data", dataDir,
-		"-httpListenPort", "-1"}, extra...)
+		"-httpListenPort", "-1", "-readinessWarmUpMillis", "0"}, extra...)
 	p := &process{t: t, name: "namesrv", args: args, Addr: net.JoinHostPort("127.0.0.1", strconv.Itoa(port)), DataDir: dataDir}
 	p.start()
 	return p

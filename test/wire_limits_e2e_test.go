@@ -35,7 +35,7 @@ func TestNamesrvBinarySurvivesLowFileLimit(t *testing.T) {
 	defer cancel()
 	cmd := exec.CommandContext(ctx, "sh", "-c", `ulimit -n 64 && exec "$@"`, "sh",
 		filepath.Join(binDir, "namesrv"), "-bindAddress", "127.0.0.1", "-listenPort", strconv.Itoa(port),
-		"-data", t.TempDir(), "-log-level", "warn", "-httpListenPort", "-1")
+		"-data", t.TempDir(), "-log-level", "warn", "-httpListenPort", "-1", "-readinessWarmUpMillis", "0")
 	cmd.Stdout, cmd.Stderr = logFile, logFile
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)

@@ -47,3 +47,38 @@ func FreePort() (int, bool) {
 		return port, true
 	})
 }
+
+// FreePorts returns a base port such that base+offset is free for every
+// offset given (0 included or not), each of them one FreshPort has not
+// returned before, for a test that replays a recipe whose ports lie at
+// fixed distances (9876 and 9877 with their side ports 9880 and 9881).
+func FreePorts(offsets ...int) (int, bool) {
+	for range 100 {
+		base := 20000 + rand.IntN(12000)
+		if !portsFree(base, offsets) {
+			continue
+		}
+		fresh := true
+		for _, off := range offsets {
+			if _, given := givenPorts.LoadOrStore(base+off, true); given {
+				fresh = false
+			}
+		}
+		if fresh {
+			return base, true
+		}
+	}
+	return 0, false
+}
+
+// portsFree reports whether nobody listens on base+offset for each offset.
+func portsFree(base int, offsets []int) bool {
+	for _, off := range offsets {
+		l, err := net.Listen("tcp", fmt.Sprintf("0.0.0.0:%d", base+off))
+		if err != nil {
+			return false
+		}
+		_ = l.Close()
+	}
+	return true
+}

@@ -53,3 +53,30 @@ func TestFreePortStaysBelowTheEphemeralRange(t *testing.T) {
 	}
 	_ = l.Close()
 }
+
+// TestFreePortsGivesARunOfFreshFreePorts: every port of the run is free and
+// none is given twice, by FreePorts or FreePort.
+func TestFreePortsGivesARunOfFreshFreePorts(t *testing.T) {
+	seen := map[int]bool{}
+	for range 20 {
+		base, ok := FreePorts(0, 1, 4, 5)
+		if !ok {
+			t.Fatal("no run of free ports")
+		}
+		for _, off := range []int{0, 1, 4, 5} {
+			port := base + off
+			if seen[port] {
+				t.Fatalf("port %d given twice", port)
+			}
+			seen[port] = true
+			l, err := net.Listen("tcp", fmt.Sprintf("0.0.0.0:%d", port))
+			if err != nil {
+				t.Fatalf("port %d of the run is not free: %v", port, err)
+			}
+			_ = l.Close()
+		}
+	}
+	if port, _ := FreePort(); seen[port] {
+		t.Fatalf("FreePort gave %d, a port of a run", port)
+	}
+}

@@ -121,11 +121,14 @@ func FromArgs(args []string, stdout io.Writer) (cfg *Config, printOnly bool, err
 			return nil, false, err
 		}
 	}
+	_, httpPortGiven := cfg.fileProperties["httpListenPort"]
 	for _, a := range cl.assignments {
 		if err := cfg.Set(a.key, a.value); err != nil {
 			return nil, false, fmt.Errorf("command line -%s: %w", a.key, err)
 		}
+		httpPortGiven = httpPortGiven || a.key == "httpListenPort"
 	}
+	cfg.followListenPort(httpPortGiven)
 	if err := cfg.Validate(); err != nil {
 		return nil, false, err
 	}
@@ -182,6 +185,7 @@ func Usage(w io.Writer) {
   -n, -namesrvAddr ADDR    accepted for compatibility, no effect
   -data DIR                put kvConfig.json and namesrv.properties under DIR
   -listenPort, -port N     listen port (default 9876)
+  -httpListenPort N        HTTP side port (default listenPort + 4: 9880 for 9876; 0 free, -1 off)
   -bindAddress ADDR        listen address (default 0.0.0.0)
   -log-format text|json    log output format (default text)
   -log-level LEVEL         debug, info, warn, error (default info)

@@ -48,6 +48,13 @@ var bounds = map[string]bound{
 	"maxBrokerHeartbeatTimeoutMillis":      {100, 86_400_000},
 	"maxConnections":                       {1, 10_000_000},
 	"pauseDetectThresholdMillis":           {1, 3_600_000},
+	"readinessWarmUpMillis":                {0, 600_000},
+	"httpMaxConnections":                   {1, 100_000},
+	"httpIdleTimeoutSeconds":               {1, 3600},
+	"httpHeavyViewConcurrency":             {1, 64},
+	"httpHeavyViewMemoryLimit":             {mib, 64 * gib},
+	"tlsHandshakeMaxConcurrent":            {1, 1_000_000},
+	"tlsHandshakeTimeoutMillis":            {100, 600_000},
 	"connectionOutboundSoftLimit":          {64 * kib, gib},
 	"connectionOutboundHardLimit":          {mib, 4 * gib},
 	"logMaxSizeMB":                         {1, 1 << 20}, // MB: 1 TB

@@ -137,6 +137,11 @@ type Config struct {
 	// scan must run to count as a pause of the process; the scan then extends
 	// every broker's deadline by the pause instead of evicting. Go addition.
 	PauseDetectThresholdMillis int64 `prop:"pauseDetectThresholdMillis" ext:"true"`
+	// ReadinessWarmUpMillis is how long /readyz stays 503 ("warming up")
+	// after a start: the brokers re-register within one registration period
+	// (a Java broker's registerNameServerPeriod, 30 s), and until they have
+	// this server answers TOPIC_NOT_EXIST for their topics. Go addition.
+	ReadinessWarmUpMillis int64 `prop:"readinessWarmUpMillis" ext:"true"`
 
 	// HTTPBindAddress is the HTTP side port's address (metrics, health, JSON
 	// view, address server, dashboard); "" means BindAddress. Go addition.
@@ -144,6 +149,22 @@ type Config struct {
 	// HTTPListenPort is the HTTP side port: 0 picks a free one, -1 turns the
 	// side port off. Go addition.
 	HTTPListenPort int `prop:"httpListenPort" ext:"true"`
+	// HTTPMaxConnections caps the side port's open connections (lowered
+	// at start to a quarter of what the file limit leaves); at the cap a
+	// new one closes the oldest quiet one or is closed. Go addition.
+	HTTPMaxConnections int `prop:"httpMaxConnections" ext:"true"`
+	// HTTPIdleTimeoutSeconds closes the side port's idle keep-alive
+	// connections. Go addition.
+	HTTPIdleTimeoutSeconds int `prop:"httpIdleTimeoutSeconds" ext:"true"`
+	// HTTPHeavyViewConcurrency bounds the heavy views (/v1/debug, the
+	// unpaged lists, a route in Java's encoding) served at once, and
+	// HTTPHeavyViewMemoryLimit the bytes they hold together. Go addition.
+	HTTPHeavyViewConcurrency int   `prop:"httpHeavyViewConcurrency" ext:"true"`
+	HTTPHeavyViewMemoryLimit int64 `prop:"httpHeavyViewMemoryLimit" ext:"true"`
+	// TLSHandshakeMaxConcurrent bounds the TLS handshakes in progress on the
+	// remoting port, and TLSHandshakeTimeoutMillis each one. Go addition.
+	TLSHandshakeMaxConcurrent int   `prop:"tlsHandshakeMaxConcurrent" ext:"true"`
+	TLSHandshakeTimeoutMillis int64 `prop:"tlsHandshakeTimeoutMillis" ext:"true"`
 	// AddressServerList is what /rocketmq/nsaddr answers ("ip:port;ip:port");
 	// "" means this server's own advertised address. Go addition.
 	AddressServerList string `prop:"addressServerList" ext:"true"`
@@ -218,6 +239,17 @@ const (
 	// default: far above a busy machine's timer jitter, below the 3 s
 	// heartbeat timeouts of brokers that a short stop would otherwise evict.
 	DefaultPauseDetectThresholdMillis = 1000
+	// Defaults of the side port's bounds (namesrv/httpapi) and of the
+	// remoting port's TLS handshakes (remoting).
+	DefaultHTTPMaxConnections        = 128
+	DefaultHTTPIdleTimeoutSeconds    = 10
+	DefaultHTTPHeavyViewConcurrency  = 2
+	DefaultHTTPHeavyViewMemoryLimit  = 64 << 20
+	DefaultTLSHandshakeMaxConcurrent = 256
+	DefaultTLSHandshakeTimeoutMillis = 10_000
+	// DefaultReadinessWarmUpMillis is readinessWarmUpMillis' default: one
+	// broker registration period (Java's registerNameServerPeriod).
+	DefaultReadinessWarmUpMillis = 30_000
 	// LogFormatText and LogFormatJSON are the accepted logFormat values.
 	LogFormatText = "text"
 	LogFormatJSON = "json"
@@ -301,6 +333,13 @@ func Default() *Config {
 		TLSServerNeedClientAuth: ClientAuthNone,
 
 		PauseDetectThresholdMillis: DefaultPauseDetectThresholdMillis,
+		ReadinessWarmUpMillis:      DefaultReadinessWarmUpMillis,
+		HTTPMaxConnections:         DefaultHTTPMaxConnections,
+		HTTPIdleTimeoutSeconds:     DefaultHTTPIdleTimeoutSeconds,
+		HTTPHeavyViewConcurrency:   DefaultHTTPHeavyViewConcurrency,
+		HTTPHeavyViewMemoryLimit:   DefaultHTTPHeavyViewMemoryLimit,
+		TLSHandshakeMaxConcurrent:  DefaultTLSHandshakeMaxConcurrent,
+		TLSHandshakeTimeoutMillis:  DefaultTLSHandshakeTimeoutMillis,
 	}
 }
 

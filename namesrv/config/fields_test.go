@@ -15,9 +15,9 @@ func TestKeysAreUniqueAndComplete(t *testing.T) {
 		}
 		seen[k] = true
 	}
-	// 22 NamesrvConfig keys + 18 NettyServerConfig keys + 26 Go additions.
-	if len(keys) != 66 {
-		t.Fatalf("%d keys, want 66", len(keys))
+	// 22 NamesrvConfig keys + 18 NettyServerConfig keys + 33 Go additions.
+	if len(keys) != 73 {
+		t.Fatalf("%d keys, want 73", len(keys))
 	}
 	if keys[0] != "rocketmqHome" || keys[len(keys)-1] != "tls.server.need.client.auth" {
 		t.Fatalf("keys not in declaration order: first %s last %s", keys[0], keys[len(keys)-1])
@@ -25,7 +25,7 @@ func TestKeysAreUniqueAndComplete(t *testing.T) {
 	for _, ext := range []string{"frameMaxLength", "requestMemoryLimit", "maxConnections",
 		"connectionOutboundSoftLimit", "connectionOutboundHardLimit", "logFormat", "logLevel",
 		"logFile", "logMaxSizeMB", "logMaxAgeDays", "logMaxBackups",
-		"httpBindAddress", "httpListenPort", "addressServerList", "pauseDetectThresholdMillis"} {
+		"httpBindAddress", "httpListenPort", "addressServerList", "pauseDetectThresholdMillis", "readinessWarmUpMillis"} {
 		if !IsExtension(ext) {
 			t.Errorf("%s not marked as a Go addition", ext)
 		}

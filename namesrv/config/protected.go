@@ -21,6 +21,8 @@ var ProtectedKeys = []string{
 	"maxConnections", "connectionOutboundSoftLimit", "connectionOutboundHardLimit",
 	"minBrokerHeartbeatTimeoutMillis", "maxBrokerHeartbeatTimeoutMillis", "pauseDetectThresholdMillis",
 	"logFile", "logMaxSizeMB", "logMaxAgeDays", "logMaxBackups", // a log path set over the wire could overwrite any file
+	"readinessWarmUpMillis", "httpMaxConnections", "httpIdleTimeoutSeconds", "httpHeavyViewConcurrency",
+	"httpHeavyViewMemoryLimit", "tlsHandshakeMaxConcurrent", "tlsHandshakeTimeoutMillis",
 }
 
 // protectedPrefixes protect whole families: every TLS key, including the

@@ -88,7 +88,7 @@ func allConfigs(cfg *Config) map[string]string {
 		value := cfg.format(st)
 		if st.extension {
 			_, inFile := cfg.fileProperties[st.key]
-			if !inFile && value == extensionDefaults.format(st) {
+			if !inFile && value == extensionDefault(cfg, st) {
 				continue
 			}
 		}

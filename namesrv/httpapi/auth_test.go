@@ -192,7 +192,7 @@ func TestHTTPSWithTheSourceCertificate(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s, err := NewTLS("127.0.0.1:0", testlog.Discard())
+	s, err := NewTLS("127.0.0.1:0", testlog.Discard(), Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

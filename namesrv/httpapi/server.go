@@ -31,12 +31,10 @@ const (
 	// WriteTimeout bounds one answer (a /v1/debug dump of 40,000 topics
 	// included).
 	WriteTimeout = 30 * time.Second
-	// IdleTimeout closes kept-alive connections left unused.
-	IdleTimeout = 60 * time.Second
 	// MaxHeaderBytes bounds a request's header.
 	MaxHeaderBytes = 16 << 10
-	// MaxConcurrent bounds the requests served at once; more are answered
-	// 503 at once rather than queued.
+	// MaxConcurrent bounds the requests served at once, probes apart
+	// (ProbeConcurrent); more are answered 503 at once rather than queued.
 	MaxConcurrent = 64
 )
 
@@ -96,29 +94,37 @@ type Server struct {
 	// metrics is the /metrics handler of the attached source's registry.
 	metrics atomic.Pointer[http.Handler]
 	slots   chan struct{}
-	served  chan struct{}
+	// probeSlots serve /healthz, /readyz and /metrics apart from slots.
+	probeSlots chan struct{}
+	heavyViews *heavyGate
+	conns      *capListener
+	served     chan struct{}
 }
 
 // New binds addr ("host:0" picks a free port, read it back with Addr) and
 // serves. Until Attach, readiness answers 503 "loading the KV config store"
 // and the JSON view 503.
-func New(addr string, log *logrus.Entry) (*Server, error) {
-	return listen(addr, log, false)
+func New(addr string, log *logrus.Entry, opts Options) (*Server, error) {
+	return listen(addr, log, false, opts)
 }
 
 // NewTLS is New serving HTTPS only, with the certificates of the attached
 // source's TLS (the remoting port's, reloaded with it). Until Attach no
 // certificate is known and handshakes fail.
-func NewTLS(addr string, log *logrus.Entry) (*Server, error) {
-	return listen(addr, log, true)
+func NewTLS(addr string, log *logrus.Entry, opts Options) (*Server, error) {
+	return listen(addr, log, true, opts)
 }
 
-func listen(addr string, log *logrus.Entry, https bool) (*Server, error) {
-	listener, err := net.Listen("tcp", addr)
+func listen(addr string, log *logrus.Entry, https bool, opts Options) (*Server, error) {
+	opts = opts.withDefaults()
+	inner, err := net.Listen("tcp", addr)
 	if err != nil {
 		return nil, fmt.Errorf("http side port: listen on %s: %w", addr, err)
 	}
-	s := &Server{log: log, slots: make(chan struct{}, MaxConcurrent), served: make(chan struct{})}
+	s := &Server{log: log, slots: make(chan struct{}, MaxConcurrent), probeSlots: make(chan struct{}, ProbeConcurrent),
+		heavyViews: newHeavyGate(opts.HeavyViews, opts.HeavyMemory), served: make(chan struct{})}
+	s.conns = newCapListener(inner, opts.MaxConnections, log)
+	var listener net.Listener = s.conns
 	scheme := "http"
 	if https {
 		scheme = "https"
@@ -130,9 +136,10 @@ func listen(addr string, log *logrus.Entry, https bool) (*Server, error) {
 		ReadHeaderTimeout: ReadHeaderTimeout,
 		ReadTimeout:       ReadTimeout,
 		WriteTimeout:      WriteTimeout,
-		IdleTimeout:       IdleTimeout,
+		IdleTimeout:       opts.IdleTimeout,
 		MaxHeaderBytes:    MaxHeaderBytes,
 		ErrorLog:          logrusErrorLog(log),
+		ConnState:         s.conns.connState,
 	}
 	go func() {
 		defer close(s.served)
@@ -181,12 +188,21 @@ func (s *Server) Shutdown(ctx context.Context) error {
 	return nil
 }
 
-// limit answers 503 beyond MaxConcurrent requests in flight.
+// probePaths are served within probeSlots, never behind the other
+// endpoints: a liveness probe must not fail because 64 dashboards are slow.
+var probePaths = map[string]bool{"/healthz": true, "/readyz": true, "/metrics": true}
+
+// limit answers 503 beyond MaxConcurrent requests in flight, or beyond
+// ProbeConcurrent probes.
 func (s *Server) limit(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		slots := s.slots
+		if probePaths[r.URL.Path] {
+			slots = s.probeSlots
+		}
 		select {
-		case s.slots <- struct{}{}:
-			defer func() { <-s.slots }()
+		case slots <- struct{}{}:
+			defer func() { <-slots }()
 			next.ServeHTTP(w, r)
 		default:
 			writeError(w, http.StatusServiceUnavailable, "too many concurrent requests")
@@ -202,12 +218,12 @@ func (s *Server) routes() *http.ServeMux {
 	mux.Handle("GET /metrics", s.attached(func(_ *Source, w http.ResponseWriter, r *http.Request) {
 		(*s.metrics.Load()).ServeHTTP(w, r)
 	}))
-	mux.Handle("GET /v1/clusters", s.guarded(anyAccount, clusters))
+	mux.Handle("GET /v1/clusters", s.guarded(anyAccount, s.heavy(clustersEstimate, clusters)))
 	mux.Handle("GET /v1/brokers", s.guarded(anyAccount, brokers))
 	mux.Handle("GET /v1/brokers/{addr}", s.guarded(anyAccount, broker))
 	mux.Handle("GET /v1/topics", s.guarded(anyAccount, topics))
-	mux.Handle("GET /v1/topics/{topic}/route", s.guarded(anyAccount, topicRoute))
-	mux.Handle("GET /v1/kv", s.guarded(adminAccount, kv))
+	mux.Handle("GET /v1/topics/{topic}/route", s.guarded(anyAccount, s.topicRoute))
+	mux.Handle("GET /v1/kv", s.guarded(adminAccount, s.heavy(kvEstimate, kv)))
 	mux.Handle("GET /v1/config", s.guarded(adminAccount, configView))
 	mux.Handle("GET /v1/whoami", s.guarded(anyAccount, whoami))
 	mux.Handle("POST /v1/brokers/{brokerName}/drain", s.drainHandler("drain"))
@@ -215,7 +231,7 @@ func (s *Server) routes() *http.ServeMux {
 	mux.Handle("/v1/brokers/{brokerName}/drain", postOnly())
 	mux.Handle("/v1/brokers/{brokerName}/undrain", postOnly())
 	mux.Handle("GET /v1/status", s.guarded(anyAccount, status))
-	mux.Handle("GET /v1/debug", s.guarded(anyAccount, debugView))
+	mux.Handle("GET /v1/debug", s.guarded(anyAccount, s.heavy(debugEstimate, debugView)))
 	mux.Handle("GET /v1/stats", s.guarded(anyAccount, stats))
 	mux.Handle("/v1/", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusNotFound, "no such endpoint: "+r.Method+" "+r.URL.Path)

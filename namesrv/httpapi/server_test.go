@@ -13,7 +13,7 @@ import (
 
 func startSidePort(t *testing.T) *Server {
 	t.Helper()
-	s, err := New("127.0.0.1:0", testlog.Discard())
+	s, err := New("127.0.0.1:0", testlog.Discard(), Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -68,14 +68,18 @@ func TestConcurrentRequestsBeyondTheBoundAre503(t *testing.T) {
 	for range MaxConcurrent {
 		s.slots <- struct{}{}
 	}
-	status, body := get(t, s, "/healthz")
+	status, body := get(t, s, "/")
+	probe, probeBody := get(t, s, "/healthz")
 	for range MaxConcurrent {
 		<-s.slots
 	}
 	if status != http.StatusServiceUnavailable || !strings.Contains(body, "too many concurrent requests") {
 		t.Fatalf("with every slot taken: %d %q", status, body)
 	}
-	if status, _ := get(t, s, "/healthz"); status != http.StatusOK {
+	if probe != http.StatusOK || probeBody != "ok\n" {
+		t.Fatalf("/healthz waited behind the other endpoints' slots: %d %q", probe, probeBody)
+	}
+	if status, _ := get(t, s, "/"); status != http.StatusOK {
 		t.Fatalf("after the slots freed: %d", status)
 	}
 }

@@ -1,6 +1,7 @@
 package httpapi
 
 import (
+	"bufio"
 	"encoding/json"
 	"net/http"
 	"runtime"
@@ -228,27 +229,33 @@ type QueueDataView struct {
 	TopicSysFlag   int32  `json:"topicSysFlag"`
 }
 
-func topicRoute(src *Source, w http.ResponseWriter, r *http.Request) {
-	topic := r.PathValue("topic")
-	orderConf := src.OrderTopicConf(topic)
+// topicRoute is one topic's route; ?format=java, the bytes a Java client
+// gets, is a heavy view (heavy.go): it can be as large as the topic is wide.
+func (s *Server) topicRoute(src *Source, w http.ResponseWriter, r *http.Request) {
 	if r.URL.Query().Get("format") == "java" {
-		// The bytes a Java client of today (version >= V4_9_4) gets on the wire.
-		body, ok := src.Routes.RouteJSON(nil, topic, route.RouteQuery{Standard: true, OrderTopicConf: orderConf})
-		if !ok {
-			writeError(w, http.StatusNotFound, "No topic route info in name server for the topic: "+topic)
-			return
-		}
-		w.Header().Set("Content-Type", "application/json")
-		w.Header().Set("Cache-Control", "no-store")
-		_, _ = w.Write(body)
+		s.heavy(routeEstimate, javaRoute)(src, w, r)
 		return
 	}
+	topic := r.PathValue("topic")
 	data, ok := src.Routes.PickupTopicRouteData(topic)
 	if !ok {
 		writeError(w, http.StatusNotFound, "No topic route info in name server for the topic: "+topic)
 		return
 	}
-	writeJSON(w, http.StatusOK, routeView(data, orderConf))
+	writeJSON(w, http.StatusOK, routeView(data, src.OrderTopicConf(topic)))
+}
+
+// javaRoute is the bytes a Java client of today (version >= V4_9_4) gets on the wire.
+func javaRoute(src *Source, w http.ResponseWriter, r *http.Request) {
+	topic := r.PathValue("topic")
+	body, ok := src.Routes.RouteJSON(nil, topic, route.RouteQuery{Standard: true, OrderTopicConf: src.OrderTopicConf(topic)})
+	if !ok {
+		writeError(w, http.StatusNotFound, "No topic route info in name server for the topic: "+topic)
+		return
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Cache-Control", "no-store")
+	_, _ = w.Write(body)
 }
 
 func routeView(data *route.TopicRouteData, orderConf string) RouteView {
@@ -271,8 +278,41 @@ func routeView(data *route.TopicRouteData, orderConf string) RouteView {
 	return view
 }
 
-func kv(src *Source, w http.ResponseWriter, _ *http.Request) {
-	writeJSON(w, http.StatusOK, map[string]any{"namespaces": src.KV()})
+// kv is a page of the KV store (?namespace= for one namespace, ?offset=
+// and ?limit= over its entries sorted by namespace and key, total the
+// entries there are), in the shape namespace -> key -> value.
+func kv(src *Source, w http.ResponseWriter, r *http.Request) {
+	offset, limit, err := page(r)
+	if err != nil {
+		writeError(w, http.StatusBadRequest, err.Error())
+		return
+	}
+	only := r.URL.Query().Get("namespace")
+	all := src.KV()
+	type entry struct{ namespace, key string }
+	var entries []entry
+	for namespace, keys := range all {
+		if only != "" && namespace != only {
+			continue
+		}
+		for key := range keys {
+			entries = append(entries, entry{namespace, key})
+		}
+	}
+	sort.Slice(entries, func(i, j int) bool {
+		if entries[i].namespace != entries[j].namespace {
+			return entries[i].namespace < entries[j].namespace
+		}
+		return entries[i].key < entries[j].key
+	})
+	out := map[string]map[string]string{}
+	for _, e := range entries[min(offset, len(entries)):min(offset+limit, len(entries))] {
+		if out[e.namespace] == nil {
+			out[e.namespace] = map[string]string{}
+		}
+		out[e.namespace][e.key] = all[e.namespace][e.key]
+	}
+	writeJSON(w, http.StatusOK, map[string]any{"namespaces": out, "total": len(entries), "offset": offset, "limit": limit})
 }
 
 func configView(src *Source, w http.ResponseWriter, _ *http.Request) {
@@ -313,7 +353,10 @@ func status(src *Source, w http.ResponseWriter, _ *http.Request) {
 }
 
 // debugView is the whole registration state, as nsqlookupd's /debug: every
-// cluster, live broker and topic with its queue data.
+// cluster, live broker and topic with its queue data. The topics are
+// encoded and written one by one, so the answer is never held whole: a
+// reader that does not read holds the copies of the tables (debugEstimate)
+// and a write buffer, not the dump.
 func debugView(src *Source, w http.ResponseWriter, _ *http.Request) {
 	now := src.nowMillis()
 	live := src.Routes.LiveBrokers()
@@ -322,17 +365,73 @@ func debugView(src *Source, w http.ResponseWriter, _ *http.Request) {
 		brokers[i] = brokerView(src, v, now)
 	}
 	names, table := src.Routes.TopicQueueDatas()
-	topicsOut := make([]map[string]any, 0, len(names))
-	for _, name := range names {
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Cache-Control", "no-store")
+	w.WriteHeader(http.StatusOK)
+	out := jsonStream{w: bufio.NewWriterSize(w, debugWriteBuffer)}
+	out.raw(`{"brokers":`)
+	out.value(brokers)
+	out.raw(`,"clusters":`)
+	out.value(clusterViews(src.Routes.ClusterInfo()))
+	out.raw(`,"counts":`)
+	out.value(countsView(src.Routes.Counts()))
+	out.raw(`,"topics":[`)
+	for i, name := range names {
+		if i > 0 {
+			out.raw(",")
+		}
 		qds := make([]QueueDataView, 0, len(table[name]))
 		for _, qd := range table[name] {
 			qds = append(qds, QueueDataView{qd.BrokerName, qd.ReadQueueNums, qd.WriteQueueNums, qd.Perm, route.PermString(qd.Perm), qd.TopicSysFlag})
 		}
-		topicsOut = append(topicsOut, map[string]any{"topic": name, "queueDatas": qds})
+		delete(table, name)
+		out.value(topicDump{QueueDatas: qds, Topic: name})
+		if out.err != nil {
+			return // the reader went away or stalled past WriteTimeout
+		}
 	}
-	writeJSON(w, http.StatusOK, map[string]any{
-		"clusters": clusterViews(src.Routes.ClusterInfo()), "brokers": brokers, "topics": topicsOut, "counts": countsView(src.Routes.Counts()),
-	})
+	out.raw("]}\n")
+	out.flush()
+}
+
+// debugWriteBuffer is what the dump gathers before each write.
+const debugWriteBuffer = 32 << 10
+
+// topicDump is one topic of the dump, its fields in the order a map's
+// encoding gave them.
+type topicDump struct {
+	QueueDatas []QueueDataView `json:"queueDatas"`
+	Topic      string          `json:"topic"`
+}
+
+// jsonStream writes JSON in pieces, keeping the first error.
+type jsonStream struct {
+	w   *bufio.Writer
+	err error
+}
+
+func (s *jsonStream) raw(text string) {
+	if s.err == nil {
+		_, s.err = s.w.WriteString(text)
+	}
+}
+
+func (s *jsonStream) value(v any) {
+	if s.err != nil {
+		return
+	}
+	data, err := json.Marshal(v)
+	if err != nil {
+		s.err = err
+		return
+	}
+	_, s.err = s.w.Write(data)
+}
+
+func (s *jsonStream) flush() {
+	if s.err == nil {
+		s.err = s.w.Flush()
+	}
 }
 
 func stats(src *Source, w http.ResponseWriter, _ *http.Request) {

@@ -37,6 +37,9 @@ type Sources struct {
 	// extended the deadlines instead of evicting. nil until that job counts
 	// them; rocketmq_namesrv_eviction_pauses_total is exported only when set.
 	EvictionPauses func() uint64
+	// Guards are the descriptor and heavy-view bounds' figures (guards.go);
+	// nil exports none.
+	Guards func() GuardCounts
 }
 
 // Registration kinds (the "kind" label of registrations_total).
@@ -188,6 +191,7 @@ func New(src Sources, pools []string, started time.Time) *Metrics {
 	m.configUpdates = f.counterSet("config_updates_total", "UPDATE_NAMESRV_CONFIG requests by result.",
 		"result", ResultSuccess, ResultRefused, ResultError)
 	m.registerWired(f, src)
+	registerGuards(f, src.Guards)
 	return m
 }
 

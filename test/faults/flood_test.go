@@ -65,7 +65,14 @@ func probeRoutes(client *remoting.Client, topic string, d time.Duration) probeSt
 // unanswered or the memory passed floodRSSBound.
 func flood(t *testing.T, r *row, extra []string, load func(addr string, stop <-chan struct{})) {
 	t.Helper()
-	ns := startNamesrv(t, nsOptions{extra: extra})
+	floodWith(t, r, nsOptions{extra: extra}, load)
+}
+
+// floodWith is flood with every option of the NameServer given; it returns
+// the server's resident memory before the flood and its peak.
+func floodWith(t *testing.T, r *row, o nsOptions, load func(addr string, stop <-chan struct{})) (rssBefore, rssPeak int64) {
+	t.Helper()
+	ns := startNamesrv(t, o)
 	startBroker(t, brokerOptions{name: "flood-broker", nameServers: []*proc{ns}, timeout: 30 * time.Second})
 	if _, ok := waitFor(10*time.Second, 20*time.Millisecond, func() bool { return routed(ns, "flood-broker") }); !ok {
 		t.Fatal("the broker never registered")
@@ -73,7 +80,7 @@ func flood(t *testing.T, r *row, extra []string, load func(addr string, stop <-c
 	client := remoting.NewClient(ns.Addr, remoting.ClientConfig{DialTimeout: time.Second, RequestTimeout: 2 * time.Second})
 	defer client.Close()
 	quiet := probeRoutes(client, "flood-broker", 2*time.Second)
-	rssBefore, _ := ns.rssBytes()
+	rssBefore, _ = ns.rssBytes()
 
 	stop := make(chan struct{})
 	var wg sync.WaitGroup
@@ -107,6 +114,7 @@ func flood(t *testing.T, r *row, extra []string, load func(addr string, stop <-c
 	if !routed(ns, "flood-broker") {
 		t.Error("the broker left the routes during the flood")
 	}
+	return rssBefore, peak.Load()
 }
 
 // localDialer spreads the flood's connections over 127.0.0.2-201 so that

@@ -211,6 +211,7 @@ type nsOptions struct {
 	dataDir string   // "" = a fresh temp dir
 	port    int      // 0 = a free port
 	extra   []string // more flags
+	prefix  []string // what the binary is started under (e.g. sh -c 'ulimit -n 256 && exec "$@"' sh)
 }
 
 // scanInterval is the eviction period the suite's NameServers use: brokers
@@ -232,9 +233,9 @@ func startNamesrv(t testing.TB, o nsOptions) *proc {
 	// The HTTP side port is off (a later flag in extra wins): the default 9880
 	// would clash between the NameServers of a pair.
 	args := append([]string{"-bindAddress", o.host, "-listenPort", strconv.Itoa(o.port), "-data", o.dataDir,
-		"-httpListenPort", "-1",
+		"-httpListenPort", "-1", "-readinessWarmUpMillis", "0",
 		"-scanNotActiveBrokerInterval", strconv.FormatInt(scanInterval.Milliseconds(), 10)}, o.extra...)
-	return startProc(t, "namesrv", net.JoinHostPort(o.host, strconv.Itoa(o.port)), nil, args...)
+	return startProc(t, "namesrv", net.JoinHostPort(o.host, strconv.Itoa(o.port)), o.prefix, args...)
 }
 
 // brokerOptions describe one cmd/broker.

@@ -212,7 +212,7 @@ function adminsOnly(table, cols) {
 
 async function refreshKV() {
   if (adminsOnly("kv", 3)) return;
-  const data = await getJSON("/v1/kv");
+  const data = await getJSON("/v1/kv?limit=1000");
   const rows = [];
   for (const ns of Object.keys(data.namespaces).sort()) {
     const kv = data.namespaces[ns];

@@ -67,7 +67,7 @@ func startNamesrvCommand(binary string, leading, extra []string) (*Server, error
 		return nil, err
 	}
 	args := append(append(leading, "-bindAddress", "127.0.0.1", "-listenPort", strconv.Itoa(port), "-data", dataDir,
-		"-httpListenPort", "0"), extra...) // the HTTP side port on a free port: never two servers on 9880
+		"-httpListenPort", "0", "-readinessWarmUpMillis", "0"), extra...) // the HTTP side port on a free port: never two servers on 9880; ready at once
 	s := &Server{Kind: report.TargetNamesrv, Addr: net.JoinHostPort("127.0.0.1", strconv.Itoa(port)), dataDir: dataDir}
 	if err := s.start(binary, args, dataDir); err != nil {
 		_ = os.RemoveAll(dataDir)

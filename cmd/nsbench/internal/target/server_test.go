@@ -31,6 +31,7 @@ func helperServer() int {
 	port := fs.String("listenPort", "", "")
 	_ = fs.String("data", "", "")
 	_ = fs.String("httpListenPort", "", "")
+	_ = fs.String("readinessWarmUpMillis", "", "")
 	if err := fs.Parse(os.Args[1:]); err != nil {
 		return 2
 	}
