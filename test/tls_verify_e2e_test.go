@@ -32,7 +32,10 @@ func TestTLSVerifiedByBrokerAndMqadmin(t *testing.T) {
 	verified := []string{"clusterList", "-n", ns.Addr, "-tlsTrust", certs.CACert, "-tlsCert", certs.ClientCert, "-tlsKey", certs.ClientKey}
 	eventually(t, 15*time.Second, "the verifying broker is in the cluster list", func() error {
 		r := mqadmin(t, verified...)
-		if r.code != 0 || !strings.Contains(r.stdout, "broker-v") {
+		// Exit 2 is a partial answer: startTLSNamesrv's own registration
+		// names a broker (tls-broker) that no process serves, so its
+		// runtime info is missing; broker-v's row is what this test reads.
+		if (r.code != 0 && r.code != 2) || !strings.Contains(r.stdout, "broker-v") {
 			return errString(r.stdout + r.stderr)
 		}
 		return nil
