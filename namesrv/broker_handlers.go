@@ -340,8 +340,7 @@ func (ns *NameServer) unregisterBroker(conn *remoting.Conn, req *remoting.Comman
 		ConnOpen:    connOpen(conn),
 	})
 	if !ok {
-		ns.log.WithFields(logrus.Fields{"brokerAddr": h.BrokerAddr, "peer": conn.RemoteAddr()}).
-			Warn("unregister queue full, request dropped")
+		ns.warn(logrus.Fields{"brokerAddr": truncated(h.BrokerAddr), "peer": conn.RemoteAddr()}, nil, "unregister queue full, request dropped")
 		return remoting.NewResponse(req, remoting.SYSTEM_ERROR, "")
 	}
 	return success(req)

@@ -55,15 +55,14 @@ func (ns *NameServer) countKVWrite(op string, err error) {
 // that, still as code 1, because an acknowledgement promises the value is on
 // disk; repeating the request is safe.
 func (ns *NameServer) kvWriteFailed(req *remoting.Command, op string, fields logrus.Fields, err error) *remoting.Command {
-	log := ns.log.WithError(err).WithFields(fields)
 	switch {
 	case errors.Is(err, kvconfig.ErrOverLimit):
-		log.Warn(op + ": refused, over a KV store limit")
+		ns.warn(fields, err, op+": refused, over a KV store limit")
 	case errors.Is(err, atomicfile.ErrNotDurable):
-		log.Error(op + ": applied and served, but the directory fsync failed: durability unknown")
+		ns.warnings.Log(ns.log, logrus.ErrorLevel, fields, err, op+": applied and served, but the directory fsync failed: durability unknown")
 		return systemError(req, fmt.Sprintf("%s: applied and served, but not known to be durable (retry is safe): %v", op, err))
 	default:
-		log.Error(op + ": not applied")
+		ns.warnings.Log(ns.log, logrus.ErrorLevel, fields, err, op+": not applied")
 	}
 	return systemError(req, fmt.Sprintf("%s: %v", op, err))
 }
