@@ -99,15 +99,38 @@ func (ns *NameServer) deleteKVConfig(_ *remoting.Conn, req *remoting.Command) *r
 	return success(req)
 }
 
-// getKVListByNamespace returns a whole namespace as a KVTable (219).
+// getKVListByNamespace returns a whole namespace as a KVTable (219). It runs
+// on the list pool: a namespace can be 8 MB, whose encoding would hold up
+// the event loop; the body is encoded once per change of the namespace
+// (kvconfig.Store.KVTableJSON), and quickKVList answers from it on the loop
+// until the next change.
 func (ns *NameServer) getKVListByNamespace(_ *remoting.Conn, req *remoting.Command) *remoting.Command {
 	var h namespaceRequestHeader
 	if err := remoting.DecodeHeader(req, &h); err != nil {
 		return systemError(req, err.Error())
 	}
 	body, ok := ns.kv.KVTableJSON(h.Namespace)
-	if !ok {
-		return remoting.NewResponse(req, remoting.QUERY_NOT_FOUND, "No config item, Namespace: "+h.Namespace)
+	return kvListAnswer(req, h.Namespace, body, ok)
+}
+
+// quickKVList is getKVListByNamespace for the event loop (remoting.TryFirst):
+// it answers a missing namespace and one whose body is already encoded, and
+// returns nil, leaving the encoding to the pool, for any other.
+func (ns *NameServer) quickKVList(_ *remoting.Conn, req *remoting.Command) *remoting.Command {
+	var h namespaceRequestHeader
+	if remoting.DecodeHeader(req, &h) != nil {
+		return nil
+	}
+	body, found, cached := ns.kv.CachedKVTableJSON(h.Namespace)
+	if !cached {
+		return nil
+	}
+	return kvListAnswer(req, h.Namespace, body, found)
+}
+
+func kvListAnswer(req *remoting.Command, namespace string, body []byte, found bool) *remoting.Command {
+	if !found {
+		return remoting.NewResponse(req, remoting.QUERY_NOT_FOUND, "No config item, Namespace: "+namespace)
 	}
 	resp := success(req)
 	resp.Body = body
