@@ -161,12 +161,19 @@ func (s *Settings) UpdateThen(props map[string]string, apply func(next *Config, 
 	return changed, nil
 }
 
-// changedKeys lists the keys of the all-configs set whose value differs.
+// changedKeys lists the keys of the all-configs set whose value differs,
+// or which are in one set only: an extension key set back to its default
+// (logLevel=info after logLevel=debug) leaves the set, and is a change.
 func changedKeys(old, next *Config) []string {
 	before, after := allConfigs(old), allConfigs(next)
 	var changed []string
 	for key, value := range after {
 		if prev, ok := before[key]; !ok || prev != value {
+			changed = append(changed, key)
+		}
+	}
+	for key := range before {
+		if _, ok := after[key]; !ok {
 			changed = append(changed, key)
 		}
 	}
