@@ -125,6 +125,7 @@ func FromArgs(args []string, stdout io.Writer) (cfg *Config, printOnly bool, err
 		if err := cfg.Set(a.key, a.value); err != nil {
 			return nil, false, fmt.Errorf("command line -%s: %w", a.key, err)
 		}
+		cfg.markCommandLine(a.key)
 	}
 	if err := cfg.Validate(); err != nil {
 		return nil, false, err

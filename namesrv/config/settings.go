@@ -140,6 +140,7 @@ func (s *Settings) UpdateThen(props map[string]string, apply func(next *Config, 
 			if err := next.setFromWire(key, value); err != nil {
 				return nil, fmt.Errorf("update config: %w", err)
 			}
+			next.markWire(key)
 			continue
 		}
 		if _, inFile := next.fileProperties[key]; inFile {
@@ -149,7 +150,7 @@ func (s *Settings) UpdateThen(props map[string]string, apply func(next *Config, 
 	if err := next.Validate(); err != nil {
 		return nil, fmt.Errorf("update config: %w", err)
 	}
-	if err := atomicfile.Write(next.ConfigStorePath, javaprops.FormatFile(allConfigs(next)), configFilePerm); err != nil {
+	if err := atomicfile.Write(next.ConfigStorePath, javaprops.FormatFile(storedConfigs(next)), configFilePerm); err != nil {
 		return nil, fmt.Errorf("update config: persist: %w", err)
 	}
 	s.current.Store(next)
