@@ -31,7 +31,9 @@ type Settings struct {
 
 	updateMu sync.Mutex
 	current  atomic.Pointer[Config]
-	version  atomic.Int64
+	// started is the configuration the server started with (pending.go).
+	started *Config
+	version atomic.Int64
 }
 
 // NewSettings wraps a startup configuration (from FromArgs or Default); log
@@ -49,6 +51,7 @@ func NewSettings(cfg *Config, log *logrus.Entry) *Settings {
 		}
 	}
 	s.current.Store(cfg.Clone())
+	s.started = cfg.Clone()
 	return s
 }
 
@@ -69,9 +72,10 @@ func (s *Settings) BlackList() []string {
 // setting values winning. Go-only settings are listed when they were given in
 // the -c file or differ from their default, so a default server answers
 // exactly the Java key set. Keys that name a secret (IsSecretKey) are left
-// out; the persisted file keeps them.
+// out; the persisted file keeps them. Keys pending a restart follow as
+// comment lines (PendingPrefix), which Java properties readers skip.
 func (s *Settings) Properties() []byte {
-	return javaprops.Format(WithoutSecrets(allConfigs(s.Get())))
+	return append(javaprops.Format(WithoutSecrets(allConfigs(s.Get()))), s.pendingComments()...)
 }
 
 // extensionDefaults holds the defaults of the Go-only settings, which do not
