@@ -33,7 +33,7 @@ func (ns *NameServer) updateNamesrvConfig(_ *remoting.Conn, req *remoting.Comman
 				ns.log.Logger.SetLevel(level)
 			}
 		}
-		warnUnreadStore(ns.log, cfg, changed)
+		ns.warnUnreadStore(cfg, changed)
 	})
 	switch {
 	case errors.Is(err, config.ErrBlackListed):
