@@ -3,6 +3,7 @@ package route
 import (
 	"errors"
 	"testing"
+	"time"
 )
 
 // controllerMaster is a RocketMQ 5 controller-mode master: its stateVersion
@@ -51,6 +52,11 @@ func TestFailoverTakesIdZeroFromALiveOldMaster(t *testing.T) {
 		if got := m.BrokerMemberGroup(old.cluster, old.name)[0]; got != next.addr {
 			t.Fatalf("member %v: id 0 = %q after the stale registration", member, got)
 		}
+		// The old master's connection closing leaves the new master routed.
+		m.ConnectionClosed(old.conn)
+		if got := mustRoute(t, m, "T").BrokerDatas[0].BrokerAddrs[0]; got != next.addr {
+			t.Fatalf("member %v: route's master = %q after the old master's connection closed", member, got)
+		}
 	}
 }
 
@@ -84,5 +90,28 @@ func TestNoTakeoverReportedWithoutALiveHolder(t *testing.T) {
 	next := controllerMaster("127.0.0.1:10999", 2, 1) // lower, but nobody live holds the id
 	if result := registerNormal(t, m, next, "T"); result.TakenOver != nil {
 		t.Fatalf("TakenOver = %+v without a live holder", result.TakenOver)
+	}
+}
+
+// TestOldMasterLeavingAfterTheFailoverKeepsTheNewOne: the old master, still
+// live after the new one took id 0, goes (its connection closes, or it
+// expires): the new master stays id 0 and routed.
+func TestOldMasterLeavingAfterTheFailoverKeepsTheNewOne(t *testing.T) {
+	for _, leave := range []string{"close", "expire"} {
+		m := newTestManager()
+		old := controllerMaster("127.0.0.1:10911", 1, 1)
+		old.timeoutMillis = int64Ptr(10_000)
+		registerNormal(t, m, old, "T")
+		next := controllerMaster("127.0.0.1:10999", 2, 2)
+		registerNormal(t, m, next, "T")
+		if leave == "close" {
+			m.ConnectionClosed(old.conn)
+		} else {
+			m.ScanExpired(testNow.Add(11 * time.Second))
+			registerNormal(t, m, next.nextVersion(), "T") // the new master keeps registering
+		}
+		if got := mustRoute(t, m, "T").BrokerDatas[0].BrokerAddrs[0]; got != next.addr {
+			t.Fatalf("%s: route's master = %q, want %q", leave, got, next.addr)
+		}
 	}
 }
