@@ -36,8 +36,8 @@ func (ns *NameServer) registerBroker(conn *remoting.Conn, req *remoting.Command)
 	sums := sumRegistrationBody(req, h.Compressed, len(req.Body))
 	sums.kind = &outcome.kind
 	if !sums.crcMatches(&h) {
-		ns.log.WithFields(logrus.Fields{"brokerAddr": h.BrokerAddr, "peer": conn.RemoteAddr(),
-			"expected": h.BodyCrc32, "actual": sums.bodyCrc()}).Warn("register broker: crc32 not match")
+		ns.warn(logrus.Fields{"brokerAddr": truncated(h.BrokerAddr), "peer": conn.RemoteAddr(),
+			"expected": h.BodyCrc32, "actual": sums.bodyCrc()}, nil, "register broker: crc32 not match")
 		outcome.refused(metrics.RefusedCRC)
 		return withExt(systemError(req, "crc32 not match"), &registerBrokerResponseHeader{})
 	}
@@ -45,8 +45,7 @@ func (ns *NameServer) registerBroker(conn *remoting.Conn, req *remoting.Command)
 		return withExt(systemError(req, fmt.Sprintf("invalid request version %d", req.Version)), &registerBrokerResponseHeader{})
 	}
 	if err := ns.registration.checkHeartbeatTimeout(h.HeartbeatTimeoutMillis); err != nil {
-		ns.log.WithFields(logrus.Fields{"brokerAddr": truncated(h.BrokerAddr), "peer": conn.RemoteAddr()}).
-			WithError(err).Warn("register broker refused")
+		ns.warn(logrus.Fields{"brokerAddr": truncated(h.BrokerAddr), "peer": conn.RemoteAddr()}, err, "register broker refused")
 		outcome.refused(metrics.RefusedHeartbeatTimeout)
 		return withExt(systemError(req, "register broker refused: "+err.Error()), &registerBrokerResponseHeader{})
 	}
@@ -59,14 +58,14 @@ func (ns *NameServer) registerBroker(conn *remoting.Conn, req *remoting.Command)
 		defer ns.fullRegistrations.release()
 		release, held := ns.holdInflation(req.Version, h.Compressed, req.Body)
 		if !held {
-			ns.log.WithFields(fields).Warn("register broker refused: request memory limit, the body cannot be inflated now")
+			ns.warn(fields, nil, "register broker refused: request memory limit, the body cannot be inflated now")
 			outcome.refused(metrics.RefusedRequestMemory)
 			return withExt(remoting.BusyResponse(req), &registerBrokerResponseHeader{})
 		}
 		defer release()
 		body, filterServersGiven, decodeErr := decodeRegistrationBody(req.Version, h.Compressed, req.Body, ns.registration.frameLimit)
 		if decodeErr != nil {
-			ns.log.WithFields(fields).WithError(decodeErr).Warn("register broker refused: body not decoded")
+			ns.warn(fields, decodeErr, "register broker refused: body not decoded")
 			outcome.refusal = metrics.RefusedUndecodable // result: error, as before
 			return withExt(systemError(req, decodeFailedRemark+": "+decodeErr.Error()), &registerBrokerResponseHeader{})
 		}
@@ -75,18 +74,21 @@ func (ns *NameServer) registerBroker(conn *remoting.Conn, req *remoting.Command)
 		fields["dataVersion"] = body.TopicConfigSerializeWrapper.DataVersion
 		result, events, err = ns.routes.RegisterBroker(reg, ns.clock.Now())
 	}
+	if errors.Is(err, route.ErrStaleStateVersion) {
+		return ns.staleStateVersion(req, fields, err, &outcome)
+	}
 	if errors.Is(err, route.ErrRegisterRefused) {
 		outcome.refused(metrics.RefusedSingleTopic)
-		ns.log.WithFields(fields).Warn("register broker refused: first registration with a single topic")
+		ns.warn(fields, nil, "register broker refused: first registration with a single topic")
 		return withExt(systemError(req, "register broker failed"), &registerBrokerResponseHeader{})
 	}
 	if refused, reason := registrationRefusal(err); refused != "" {
 		outcome.refused(reason)
-		ns.log.WithFields(fields).WithError(err).Warn(refused)
+		ns.warn(fields, err, refused)
 		return withExt(systemError(req, refused+": "+err.Error()), &registerBrokerResponseHeader{})
 	}
 	if err != nil {
-		ns.log.WithFields(fields).WithError(err).Error("register broker")
+		ns.warnings.Log(ns.log, logrus.ErrorLevel, fields, err, "register broker")
 		return withExt(systemError(req, "register broker: "+err.Error()), &registerBrokerResponseHeader{})
 	}
 	if changed {
@@ -164,6 +166,9 @@ func registrationFields(conn *remoting.Conn, h *registerBrokerRequestHeader) log
 func (ns *NameServer) registered(conn *remoting.Conn, req *remoting.Command, result route.RegisterBrokerResult,
 	events []route.MinBrokerIDChange, outcome *registrationOutcome) *remoting.Command {
 	outcome.result = metrics.ResultSuccess
+	if result.TakenOver != nil {
+		ns.tookOver(conn, req, result.TakenOver)
+	}
 	if ns.brokers.remember(conn) {
 		ns.obs.metrics.BrokerConnOpened()
 	}
@@ -335,8 +340,7 @@ func (ns *NameServer) unregisterBroker(conn *remoting.Conn, req *remoting.Comman
 		ConnOpen:    connOpen(conn),
 	})
 	if !ok {
-		ns.log.WithFields(logrus.Fields{"brokerAddr": h.BrokerAddr, "peer": conn.RemoteAddr()}).
-			Warn("unregister queue full, request dropped")
+		ns.warn(logrus.Fields{"brokerAddr": truncated(h.BrokerAddr), "peer": conn.RemoteAddr()}, nil, "unregister queue full, request dropped")
 		return remoting.NewResponse(req, remoting.SYSTEM_ERROR, "")
 	}
 	return success(req)

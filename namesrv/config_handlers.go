@@ -33,7 +33,7 @@ func (ns *NameServer) updateNamesrvConfig(_ *remoting.Conn, req *remoting.Comman
 				ns.log.Logger.SetLevel(level)
 			}
 		}
-		warnUnreadStore(ns.log, cfg, changed)
+		ns.warnUnreadStore(cfg, changed)
 	})
 	switch {
 	case errors.Is(err, config.ErrBlackListed):
@@ -41,11 +41,11 @@ func (ns *NameServer) updateNamesrvConfig(_ *remoting.Conn, req *remoting.Comman
 		return remoting.NewResponse(req, remoting.NO_PERMISSION, "Can not update config in black list.")
 	case errors.Is(err, config.ErrProtected):
 		ns.obs.metrics.ConfigUpdate(metrics.ResultRefused)
-		ns.log.WithError(err).Warn("update name server config refused")
+		ns.warn(nil, err, "update name server config refused")
 		return remoting.NewResponse(req, remoting.NO_PERMISSION, err.Error())
 	case err != nil:
 		ns.obs.metrics.ConfigUpdate(metrics.ResultError)
-		ns.log.WithError(err).Warn("update name server config refused, nothing applied")
+		ns.warn(nil, err, "update name server config refused, nothing applied")
 		return systemError(req, err.Error()+"; nothing was applied")
 	}
 	ns.obs.metrics.ConfigUpdate(metrics.ResultSuccess)

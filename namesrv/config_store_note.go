@@ -11,7 +11,8 @@ import (
 // (the server was started without -c, or with configStorePath pointing
 // elsewhere): Java behaves the same, silently. The answer stays Java's
 // (code 0), so that clients and the recorded exchanges see no difference.
-func warnUnreadStore(log *logrus.Entry, cfg *config.Config, changed []string) {
+// Rate-limited like every warning a request can cause.
+func (ns *NameServer) warnUnreadStore(cfg *config.Config, changed []string) {
 	if cfg.StoreReadAtStart() {
 		return
 	}
@@ -24,7 +25,7 @@ func warnUnreadStore(log *logrus.Entry, cfg *config.Config, changed []string) {
 	if len(atNextStart) == 0 {
 		return
 	}
-	log.WithFields(logrus.Fields{"keys": atNextStart, "configStorePath": cfg.ConfigStorePath, "configFile": cfg.ConfigFile()}).
-		Warn("these keys apply at the next start, but only if it is started with -c <configStorePath>: " +
+	ns.warn(logrus.Fields{"keys": atNextStart, "configStorePath": cfg.ConfigStorePath, "configFile": cfg.ConfigFile()}, nil,
+		"these keys apply at the next start, but only if it is started with -c <configStorePath>: "+
 			"without that the file written is never read and they never take effect")
 }

@@ -34,7 +34,7 @@ func (ns *NameServer) handlerTable() []handlerSpec {
 		{remoting.PUT_KV_CONFIG, classAdminWrite, true, ns.putKVConfig},
 		{remoting.GET_KV_CONFIG, classAdminRead, false, ns.getKVConfig},
 		{remoting.DELETE_KV_CONFIG, classAdminWrite, true, ns.deleteKVConfig},
-		{remoting.GET_KVLIST_BY_NAMESPACE, classAdminRead, false, ns.getKVListByNamespace},
+		{remoting.GET_KVLIST_BY_NAMESPACE, classAdminRead, true, ns.getKVListByNamespace},
 
 		{remoting.REGISTER_BROKER, classBrokerCtl, true, ns.registerBroker},
 		{remoting.UNREGISTER_BROKER, classBrokerCtl, false, ns.unregisterBroker},
@@ -76,7 +76,8 @@ var bodyCodes = map[int32]bool{
 // their code (remoting.TryFirst), while its class is unguarded: they have
 // no access check of their own.
 func (ns *NameServer) quickHandlers() map[int32]remoting.Handler {
-	return map[int32]remoting.Handler{remoting.REGISTER_BROKER: ns.quickRegisterBroker}
+	return map[int32]remoting.Handler{remoting.REGISTER_BROKER: ns.quickRegisterBroker,
+		remoting.GET_KVLIST_BY_NAMESPACE: ns.quickKVList}
 }
 
 // adminPool is the worker pool of the slow admin writes (KV and config
@@ -92,15 +93,16 @@ const (
 )
 
 // handleOptions says where a handler runs: on the event loop, the admin
-// pool (slow admin writes), the list pool (topic lists) or the default pool
-// (other slow handlers).
+// pool (slow admin writes), the list pool (topic lists, and the KV list of a
+// namespace not encoded since its last change) or the default pool (other
+// slow handlers).
 func (spec handlerSpec) handleOptions() []remoting.HandleOption {
 	switch {
 	case !spec.slow:
 		return nil
 	case spec.class == classAdminWrite:
 		return []remoting.HandleOption{remoting.SlowIn(adminPool)}
-	case spec.class == classRouteRead:
+	case spec.class == classRouteRead, spec.class == classAdminRead:
 		return []remoting.HandleOption{remoting.SlowIn(listPool)}
 	default:
 		return []remoting.HandleOption{remoting.Slow()}

@@ -66,15 +66,8 @@ func newProtocolModel() *protocolModel {
 func (m *protocolModel) register(addr string, id int64, topics []string, conn int) bool {
 	name := fuzzGroupOf(fuzzAddrIndex(addr))
 	members, exists := m.groups[name]
-	member := false
-	for _, a := range members {
-		member = member || a == addr
-	}
-	if holder, ok := members[id]; ok && holder != addr && !member {
-		if _, live := m.live[holder]; live {
-			return false // checkTakeover: a stranger may not take a live id
-		}
-	}
+	// Step 7: every stateVersion here is 0, so a registration takes its id
+	// from any holder, live or not (Java's rule, protocol.md 4.3).
 	if !exists {
 		members = map[int64]string{}
 		m.groups[name] = members

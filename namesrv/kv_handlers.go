@@ -55,15 +55,14 @@ func (ns *NameServer) countKVWrite(op string, err error) {
 // that, still as code 1, because an acknowledgement promises the value is on
 // disk; repeating the request is safe.
 func (ns *NameServer) kvWriteFailed(req *remoting.Command, op string, fields logrus.Fields, err error) *remoting.Command {
-	log := ns.log.WithError(err).WithFields(fields)
 	switch {
 	case errors.Is(err, kvconfig.ErrOverLimit):
-		log.Warn(op + ": refused, over a KV store limit")
+		ns.warn(fields, err, op+": refused, over a KV store limit")
 	case errors.Is(err, atomicfile.ErrNotDurable):
-		log.Error(op + ": applied and served, but the directory fsync failed: durability unknown")
+		ns.warnings.Log(ns.log, logrus.ErrorLevel, fields, err, op+": applied and served, but the directory fsync failed: durability unknown")
 		return systemError(req, fmt.Sprintf("%s: applied and served, but not known to be durable (retry is safe): %v", op, err))
 	default:
-		log.Error(op + ": not applied")
+		ns.warnings.Log(ns.log, logrus.ErrorLevel, fields, err, op+": not applied")
 	}
 	return systemError(req, fmt.Sprintf("%s: %v", op, err))
 }
@@ -100,15 +99,38 @@ func (ns *NameServer) deleteKVConfig(_ *remoting.Conn, req *remoting.Command) *r
 	return success(req)
 }
 
-// getKVListByNamespace returns a whole namespace as a KVTable (219).
+// getKVListByNamespace returns a whole namespace as a KVTable (219). It runs
+// on the list pool: a namespace can be 8 MB, whose encoding would hold up
+// the event loop; the body is encoded once per change of the namespace
+// (kvconfig.Store.KVTableJSON), and quickKVList answers from it on the loop
+// until the next change.
 func (ns *NameServer) getKVListByNamespace(_ *remoting.Conn, req *remoting.Command) *remoting.Command {
 	var h namespaceRequestHeader
 	if err := remoting.DecodeHeader(req, &h); err != nil {
 		return systemError(req, err.Error())
 	}
 	body, ok := ns.kv.KVTableJSON(h.Namespace)
-	if !ok {
-		return remoting.NewResponse(req, remoting.QUERY_NOT_FOUND, "No config item, Namespace: "+h.Namespace)
+	return kvListAnswer(req, h.Namespace, body, ok)
+}
+
+// quickKVList is getKVListByNamespace for the event loop (remoting.TryFirst):
+// it answers a missing namespace and one whose body is already encoded, and
+// returns nil, leaving the encoding to the pool, for any other.
+func (ns *NameServer) quickKVList(_ *remoting.Conn, req *remoting.Command) *remoting.Command {
+	var h namespaceRequestHeader
+	if remoting.DecodeHeader(req, &h) != nil {
+		return nil
+	}
+	body, found, cached := ns.kv.CachedKVTableJSON(h.Namespace)
+	if !cached {
+		return nil
+	}
+	return kvListAnswer(req, h.Namespace, body, found)
+}
+
+func kvListAnswer(req *remoting.Command, namespace string, body []byte, found bool) *remoting.Command {
+	if !found {
+		return remoting.NewResponse(req, remoting.QUERY_NOT_FOUND, "No config item, Namespace: "+namespace)
 	}
 	resp := success(req)
 	resp.Body = body

@@ -14,6 +14,7 @@ import (
 	"github.com/sirupsen/logrus"
 
 	"github.com/gonamesrv/gonamesrv/internal/monotime"
+	"github.com/gonamesrv/gonamesrv/internal/ratelog"
 	"github.com/gonamesrv/gonamesrv/namesrv/acl"
 	"github.com/gonamesrv/gonamesrv/namesrv/config"
 	"github.com/gonamesrv/gonamesrv/namesrv/kvconfig"
@@ -51,6 +52,10 @@ type NameServer struct {
 	answerBuffers remoting.AnswerBuffers
 	// obs holds the metrics and the HTTP side port (observe.go).
 	obs observability
+	// warnings writes the per-request warnings a peer can cause (refused
+	// registrations and the like) at most once a second per message, with
+	// the count of those held back (ratelog).
+	warnings ratelog.Set
 }
 
 // New loads the KV store, binds the listener of settings' bindAddress and

@@ -7,6 +7,7 @@ import (
 
 	"github.com/sirupsen/logrus"
 
+	"github.com/gonamesrv/gonamesrv/internal/ratelog"
 	"github.com/gonamesrv/gonamesrv/remoting"
 	"github.com/gonamesrv/gonamesrv/route"
 )
@@ -50,9 +51,12 @@ type pendingNotify struct {
 // notifier sends NOTIFY_MIN_BROKER_ID_CHANGE to brokers one-way, from its own
 // goroutines, after the route tables were changed and unlocked (quirk Q26 fix).
 type notifier struct {
-	log   *logrus.Entry
-	queue chan pendingNotify
-	slots chan struct{} // notifySenders tokens
+	log *logrus.Entry
+	// warnings rate-limits the per-change warnings: registrations (any
+	// peer's) cause the changes.
+	warnings ratelog.Set
+	queue    chan pendingNotify
+	slots    chan struct{} // notifySenders tokens
 	// sends is canceled by closeWithin when its deadline passes: sends in
 	// flight return at once and nothing more is sent.
 	sends    context.Context
@@ -89,7 +93,7 @@ func (n *notifier) send(events []route.MinBrokerIDChange) {
 		case n.queue <- pendingNotify{change: ev, queued: now}:
 		default:
 			n.counts.dropped.Add(uint64(len(ev.Recipients)))
-			n.log.WithField("brokerName", ev.BrokerName).Warn("notify queue full, min broker id change not sent")
+			n.warnings.Warn(n.log, logrus.Fields{"brokerName": ev.BrokerName}, nil, "notify queue full, min broker id change not sent")
 		}
 	}
 }
@@ -174,9 +178,9 @@ func (n *notifier) deliver(p pendingNotify) {
 	n.counts.dropped.Add(uint64(dropped))
 	n.counts.skipped.Add(uint64(skipped))
 	if dropped+skipped > 0 {
-		n.log.WithFields(logrus.Fields{"brokerName": ev.BrokerName, "recipients": len(ev.Recipients),
-			"dropped": dropped, "skippedFailing": skipped}).
-			Warn("min broker id change not sent to every recipient (budget passed, or the address failed just before)")
+		n.warnings.Warn(n.log, logrus.Fields{"brokerName": ev.BrokerName, "recipients": len(ev.Recipients),
+			"dropped": dropped, "skippedFailing": skipped}, nil,
+			"min broker id change not sent to every recipient (budget passed, or the address failed just before)")
 	}
 }
 
@@ -240,7 +244,7 @@ func (n *notifier) sendOne(addr string, header map[string]string, deadline time.
 	req := remoting.NewRequest(remoting.NOTIFY_MIN_BROKER_ID_CHANGE, header, nil)
 	err := client.InvokeOneway(ctx, req)
 	if err != nil && n.sends.Err() == nil {
-		n.log.WithError(err).WithField("brokerAddr", truncated(addr)).Warn("notify min broker id change")
+		n.warnings.Warn(n.log, logrus.Fields{"brokerAddr": truncated(addr)}, err, "notify min broker id change")
 	}
 	n.noteFailure(addr, err == nil)
 	n.counts.sendDone(err)

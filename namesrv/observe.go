@@ -137,14 +137,16 @@ func (ns *NameServer) startObserving() {
 		return
 	}
 	ns.obs.http.Attach(&httpapi.Source{
-		Routes:      ns.routes,
-		Metrics:     ns.obs.metrics,
-		Stats:       ns.obs.stats,
-		Ready:       ns.Ready,
-		KV:          ns.kv.All,
-		Config:      func() map[string]string { return ns.settings.Get().Values() },
-		NameServers: ns.nameServerList,
-		RemoteOf:    ns.brokers.remote,
+		Routes:  ns.routes,
+		Metrics: ns.obs.metrics,
+		Stats:   ns.obs.stats,
+		Ready:   ns.Ready,
+		KV:      ns.kv.All,
+		Config:  func() map[string]string { return ns.settings.Get().Values() },
+		// config.Pending values, by key.
+		PendingRestart: func() any { return ns.settings.PendingRestart() },
+		NameServers:    ns.nameServerList,
+		RemoteOf:       ns.brokers.remote,
 		OrderTopicConf: func(topic string) string {
 			if !ns.settings.Get().OrderMessageEnable {
 				return ""

@@ -202,50 +202,6 @@ func TestInflatedBytesChargedToRequestMemory(t *testing.T) {
 	}
 }
 
-// TestRegistrationCannotTakeARouteOver: a stranger registering a live
-// master's id at another address, with a huge stateVersion, or any, is
-// refused and says so; the route keeps the real master, whose next
-// registrations are answered 0. Java routed to the stranger and answered the
-// real master 0 while ignoring it.
-func TestRegistrationCannotTakeARouteOver(t *testing.T) {
-	s := startServer(t, nil)
-	real := nstest.BrokerAMaster
-	nstest.MustCode(t, nstest.Register(t, s.client, real), remoting.SUCCESS)
-	for _, state := range []int64{0, 5, route.MaxStateVersion} {
-		fake := real
-		fake.Addr, fake.HAAddr = "10.66.66.66:10911", "10.66.66.66:10912"
-		fake.Version.StateVersion = state
-		attacker := nstest.NewClient(t, s.addr())
-		resp := nstest.Invoke(t, attacker, fake.RegisterRequest())
-		mustRefuse(t, resp, "held by live broker "+real.Addr)
-		if !strings.HasPrefix(resp.Remark, "register broker ignored") {
-			t.Fatalf("remark %q", resp.Remark)
-		}
-	}
-	if !logged(s.hook, logrus.WarnLevel, "register broker ignored") {
-		t.Fatal("the ignored registration was not logged")
-	}
-	route := nstest.DecodeRoute(t, nstest.RouteQuery(t, s.client, "TopicA", 0))
-	if got := route.BrokerDatas[0].BrokerAddrs[0]; got != real.Addr {
-		t.Fatalf("master of broker-a is %q, want %q", got, real.Addr)
-	}
-	real.Version.Counter++
-	nstest.MustCode(t, nstest.Register(t, s.client, real), remoting.SUCCESS)
-
-	// Java's own rule stays, and is now reported: a registration with an
-	// older stateVersion than the live holder's is ignored.
-	s2 := startServer(t, nil)
-	holder := real
-	holder.Version.StateVersion = 7
-	nstest.MustCode(t, nstest.Register(t, s2.client, holder), remoting.SUCCESS)
-	slave := nstest.BrokerASlave
-	nstest.MustCode(t, nstest.Register(t, s2.client, slave), remoting.SUCCESS)
-	promoted := slave
-	promoted.ID = 0
-	promoted.Version.StateVersion = 3
-	mustRefuse(t, nstest.Invoke(t, s2.client, promoted.RegisterRequest()), "stateVersion 3 is older than 7")
-}
-
 // TestHeartbeatTimeoutRangeFromTheConfig: the range comes from the keys.
 func TestHeartbeatTimeoutRangeFromTheConfig(t *testing.T) {
 	s := startServer(t, func(cfg *config.Config) {

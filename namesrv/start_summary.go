@@ -31,5 +31,7 @@ func (ns *NameServer) logStartSummary() {
 		"unRegisterBrokerQueueCapacity":   cfg.UnRegisterBrokerQueueCapacity,
 		"scanNotActiveBrokerInterval":     cfg.ScanNotActiveBrokerInterval,
 		"logLevel":                        cfg.LogLevel,
+		"acl":                             aclModeWords(cfg),
+		"tls":                             tlsModeWords(cfg),
 	}).Warn("name server started (start summary, logged at warn so every log level keeps it)")
 }

@@ -6,6 +6,8 @@ import (
 	"time"
 
 	"github.com/sirupsen/logrus"
+
+	"github.com/gonamesrv/gonamesrv/internal/ratelog"
 )
 
 // Concurrency and lock order. There is exactly one lock, Manager.mu, held by
@@ -96,6 +98,8 @@ type Manager struct {
 	lists listCache
 
 	log *logrus.Entry // set once by NewManager
+	// warnings rate-limits the warnings a request can cause (see unlock).
+	warnings ratelog.Set
 
 	// views caches the operators' index of the current snapshot (view.go).
 	views atomic.Pointer[viewIndex]

@@ -74,6 +74,20 @@ type RegisterBrokerRequest struct {
 type RegisterBrokerResult struct {
 	MasterAddr   string
 	HAServerAddr string
+	// TakenOver, when set, says the registration took its broker id from
+	// another address that was still in the live table (protocol.md 4.3
+	// step 7: its stateVersion was not older than the holder's). RocketMQ
+	// 5's controller-mode failover works this way: the new master registers
+	// as id 0 with its master epoch while the old one may still be
+	// connected. The daemon logs and counts it.
+	TakenOver *BrokerIDTakeover
+}
+
+// BrokerIDTakeover names the holder a registration took a broker id from.
+type BrokerIDTakeover struct {
+	PreviousAddr         string
+	PreviousStateVersion int64
+	StateVersion         int64 // the registration's own
 }
 
 // registration carries one RegisterBroker call through its steps.
@@ -152,8 +166,8 @@ func (m *Manager) IsUnchangedTopicTable(cluster, addr string, brokerID int64, ta
 
 // RegisterBroker applies REGISTER_BROKER (protocol.md 4.3). It returns the
 // addresses to answer with and the min-broker-id notifications to send, or
-// ErrRegisterRefused (step 8), ErrTopicTableRequired (fast path refused) or
-// ErrMissingField.
+// ErrRegisterRefused (step 8), ErrStaleStateVersion (step 7),
+// ErrTopicTableRequired (fast path refused) or ErrMissingField.
 func (m *Manager) RegisterBroker(req *RegisterBrokerRequest, now time.Time) (RegisterBrokerResult, []MinBrokerIDChange, error) {
 	if err := req.validate(); err != nil {
 		return RegisterBrokerResult{}, nil, fmt.Errorf("register %s: %w", truncateForLog(req.BrokerAddr), err)
@@ -170,9 +184,6 @@ func (m *Manager) RegisterBroker(req *RegisterBrokerRequest, now time.Time) (Reg
 		return RegisterBrokerResult{}, nil, fmt.Errorf("register %s: %w", req.BrokerAddr, ErrConnectionGone)
 	}
 	if err := m.supersededRegistration(req); err != nil {
-		return RegisterBrokerResult{}, nil, fmt.Errorf("register %s: %w", req.BrokerAddr, err)
-	}
-	if err := checkTakeover(m.current.Load(), r); err != nil { // the daemon logs it, with the answer
 		return RegisterBrokerResult{}, nil, fmt.Errorf("register %s: %w", req.BrokerAddr, err)
 	}
 	t := m.begin()
@@ -228,14 +239,19 @@ func (m *Manager) register(t *txn, r *registration) (RegisterBrokerResult, []Min
 			delete(addrs, id)
 		}
 	}
-	// Step 7: an older state must not take over a newer broker's id.
+	// Step 7: an older state must not take over a newer broker's id; an
+	// equal or newer one takes it over from a live holder (Java, #6317).
+	var takenOver *BrokerIDTakeover
 	if oldAddr, ok := addrs[req.BrokerID]; ok && oldAddr != req.BrokerAddr {
-		holder, live := t.view().live.get(brokerAddrInfo{cluster: req.ClusterName, addr: oldAddr})
-		if live && holder.dataVersion.StateVersion > r.dv.StateVersion {
-			t.publishGroup(req.BrokerName, oldGroup, data, addrs)
-			t.removeLive(r.key) // the daemon logs the error, with the answer
-			return RegisterBrokerResult{}, nil, fmt.Errorf("%w: stateVersion %d is older than %d of %s, which holds broker id %d",
-				ErrRegisterIgnored, r.dv.StateVersion, holder.dataVersion.StateVersion, oldAddr, req.BrokerID)
+		if holder, live := t.view().live.get(brokerAddrInfo{cluster: req.ClusterName, addr: oldAddr}); live {
+			if holder.dataVersion.StateVersion > r.dv.StateVersion {
+				t.publishGroup(req.BrokerName, oldGroup, data, addrs)
+				t.removeLive(r.key) // the daemon logs the error, and answers 0 as Java does
+				return RegisterBrokerResult{}, nil, fmt.Errorf("%w: stateVersion %d is older than %d of %s, which holds broker id %d",
+					ErrStaleStateVersion, r.dv.StateVersion, holder.dataVersion.StateVersion, oldAddr, req.BrokerID)
+			}
+			takenOver = &BrokerIDTakeover{PreviousAddr: oldAddr, PreviousStateVersion: holder.dataVersion.StateVersion,
+				StateVersion: r.dv.StateVersion}
 		}
 	}
 	// Step 8: a lone topic must not create a member (quirk Q9 reproduced).
@@ -262,6 +278,7 @@ func (m *Manager) register(t *txn, r *registration) (RegisterBrokerResult, []Min
 	}
 	// Steps 14-15.
 	result := m.masterOf(t.view(), req, group)
+	result.TakenOver = takenOver
 	var changes []MinBrokerIDChange
 	if minIDChanged && t.view().cfg.NotifyMinBrokerIdChanged {
 		changes = []MinBrokerIDChange{newMinBrokerIDChange(req.BrokerName, group.data.BrokerAddrs, "", req.HAServerAddr)}

@@ -222,8 +222,7 @@ func TestEveryQueueDataChangeForcesTheFullPath(t *testing.T) {
 		{name: "another member writes the broker name's queue data", change: func(t *testing.T, tw twinManagers) {
 			// a new master address takes id 0 with other perms; the old one
 			// comes back with its own table afterwards
-			// (a member of the group first: a stranger may not take a live
-			// master's id, see checkTakeover)
+			// (a member of the group first, as a promoted slave would be)
 			other := master.withAddr("127.0.0.1:10999")
 			other.conn = 9
 			other.id = 1

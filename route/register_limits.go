@@ -32,10 +32,15 @@ var (
 	// ErrLimitExceeded refuses a registration past one of the bounds
 	// above; nothing is changed.
 	ErrLimitExceeded = errors.New("route: limit exceeded")
-	// ErrRegisterIgnored reports a registration that changed nothing because
-	// another live broker holds its id (see checkTakeover); the daemon
-	// answers code 1 with the reason instead of Java's silent code 0.
+	// ErrRegisterIgnored reports a registration that changed nothing (a
+	// stale stateVersion, ErrStaleStateVersion, or one superseded by a later
+	// unregister, ErrRegisterSuperseded).
 	ErrRegisterIgnored = errors.New("route: registration ignored")
+	// ErrStaleStateVersion is protocol.md 4.3 step 7: another live address
+	// holds the broker id with a greater stateVersion, so the registration
+	// is ignored and its own live entry dropped. The daemon answers it as
+	// Java does, code 0 without masterAddr, and logs and counts it.
+	ErrStaleStateVersion = fmt.Errorf("%w: stateVersion older than the broker id's live holder", ErrRegisterIgnored)
 )
 
 // checkBounds refuses a request whose names, addresses, versions or body
@@ -126,40 +131,6 @@ func checkCount(what string, n int) error {
 		return fmt.Errorf("%w: %d %s, at most %d", ErrLimitExceeded, n, what, MaxTopicsPerRegistration)
 	}
 	return nil
-}
-
-// checkTakeover refuses a registration that claims a broker id another
-// address holds while that holder is live (in the table and within its
-// timeout), unless the claimant is itself a member of the group (a slave
-// promoted to master, Java's testMasterChangeFromSlave). Java lets anyone
-// take the id over, so whoever can reach the port could point a group's
-// master at an address of their choosing with one registration, and with a
-// huge stateVersion keep the real master out. Here a stranger waits until
-// the holder leaves (unregisters, its connection closes, or it expires); a
-// master that really moved registers at its new address once the old one
-// is gone. A holder with a newer stateVersion is Java's step 7, which
-// register keeps (and reports). With aclEnable, broker control is
-// authenticated as well; this rule holds without it.
-func checkTakeover(s *snapshot, r *registration) error {
-	req := r.req
-	group, ok := s.groups.get(req.BrokerName)
-	if !ok {
-		return nil
-	}
-	oldAddr, ok := group.data.BrokerAddrs[req.BrokerID]
-	if !ok || oldAddr == req.BrokerAddr {
-		return nil
-	}
-	for _, addr := range group.data.BrokerAddrs {
-		if addr == req.BrokerAddr {
-			return nil // a member moving to another id
-		}
-	}
-	holder, live := s.live.get(brokerAddrInfo{cluster: req.ClusterName, addr: oldAddr})
-	if !live || holder.deadlineMillis() < r.nowMilli || holder.dataVersion.StateVersion > r.dv.StateVersion {
-		return nil
-	}
-	return fmt.Errorf("%w: broker id %d of %s is held by live broker %s", ErrRegisterIgnored, req.BrokerID, req.BrokerName, oldAddr)
 }
 
 // ErrConnectionGone refuses a registration whose connection closed before it

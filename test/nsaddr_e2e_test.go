@@ -91,10 +91,12 @@ func TestAddressServerWithTheGoClientsHTTPResolver(t *testing.T) {
 		t.Fatalf("the producer found no route: %v", sendErr)
 	}
 
-	// addressServerList is live.
+	// addressServerList is protected: one update would redirect every
+	// HTTP-resolver client.
+	before, _, _ := ns.get("/rocketmq/nsaddr")
 	update := remoting.NewRequest(remoting.UPDATE_NAMESRV_CONFIG, nil, []byte("addressServerList=10.0.0.1:9876;10.0.0.2:9876\n"))
-	nstest.MustCode(t, nstest.Invoke(t, broker, update), remoting.SUCCESS)
-	if status, body, _ := ns.get("/rocketmq/nsaddr"); status != http.StatusOK || string(body) != "10.0.0.1:9876;10.0.0.2:9876" {
-		t.Fatalf("nsaddr after the update: %d %q", status, body)
+	nstest.MustCode(t, nstest.Invoke(t, broker, update), remoting.NO_PERMISSION)
+	if status, body, _ := ns.get("/rocketmq/nsaddr"); status != http.StatusOK || body == nil || string(body) == "10.0.0.1:9876;10.0.0.2:9876" {
+		t.Fatalf("nsaddr after the refused update: %d %q (before: %v)", status, body, before)
 	}
 }

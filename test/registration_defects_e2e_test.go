@@ -53,33 +53,58 @@ func TestGhostBrokerAgainstTheBinary(t *testing.T) {
 	}
 }
 
-// TestRouteTakeoverAgainstTheBinary: a stranger registering broker-a id 0
-// at a fake address with stateVersion 2^62, or any, is refused with a
-// remark; the route keeps the real master, whose registrations succeed.
-func TestRouteTakeoverAgainstTheBinary(t *testing.T) {
+// TestControllerFailoverAgainstTheBinary: RocketMQ 5's controller-mode
+// failover (Java's rule, apache/rocketmq#6317). A new master registering
+// broker-a id 0 at its own address with a higher stateVersion (its master
+// epoch) while the old master is still connected takes the id; the old
+// master's next registration, at its older stateVersion, is answered 0
+// without masterAddr and changes nothing; both are logged. The bounds stay:
+// a stateVersion past a Java int and a heartbeat timeout of 1e15 are
+// refused with a remark.
+func TestControllerFailoverAgainstTheBinary(t *testing.T) {
 	ns := startNamesrv(t)
-	real := nstest.NewClient(t, ns.Addr)
-	nstest.Register(t, real, nstest.BrokerAMaster)
-	fake := nstest.BrokerAMaster
-	fake.Addr, fake.HAAddr = "127.0.0.66:10911", "127.0.0.66:10912"
-	attacker := nstest.NewClient(t, ns.Addr)
-	for _, state := range []int64{1 << 62, 1} {
-		fake.Version.StateVersion = state
-		resp := nstest.Invoke(t, attacker, fake.RegisterRequest())
-		if resp.Code != remoting.SYSTEM_ERROR || !strings.HasPrefix(resp.Remark, "register broker") {
-			t.Fatalf("stateVersion %d: code %d remark %q, want code 1 saying it was refused", state, resp.Code, resp.Remark)
-		}
+	oldConn := nstest.NewClient(t, ns.Addr)
+	old := nstest.BrokerAMaster
+	old.Version.StateVersion = 1
+	nstest.Register(t, oldConn, old)
+	next := old
+	next.Addr, next.HAAddr = "127.0.0.66:10911", "127.0.0.66:10912"
+	newConn := nstest.NewClient(t, ns.Addr)
+	next.Version.StateVersion = 1 << 62
+	if resp := nstest.Invoke(t, newConn, next.RegisterRequest()); resp.Code != remoting.SYSTEM_ERROR || !strings.Contains(resp.Remark, "stateVersion") {
+		t.Fatalf("stateVersion 2^62: code %d remark %q, want code 1 naming the bound", resp.Code, resp.Remark)
 	}
 	timeout := nstest.BrokerB.RequestWith(nstest.BrokerB.Body())
 	timeout.ExtFields["heartbeatTimeoutMillis"] = "1000000000000000"
-	if resp := nstest.Invoke(t, attacker, timeout); resp.Code != remoting.SYSTEM_ERROR || !strings.Contains(resp.Remark, "heartbeatTimeoutMillis") {
+	if resp := nstest.Invoke(t, newConn, timeout); resp.Code != remoting.SYSTEM_ERROR || !strings.Contains(resp.Remark, "heartbeatTimeoutMillis") {
 		t.Fatalf("heartbeatTimeoutMillis 1e15: code %d remark %q", resp.Code, resp.Remark)
 	}
-	data, code, err := routeOf(ns.Addr, "TopicA")
-	if err != nil || code != remoting.SUCCESS || data.BrokerDatas[0].BrokerAddrs[0] != nstest.BrokerAMaster.Addr {
-		t.Fatalf("route of TopicA: code %d %v %+v", code, err, data)
+	next.Version.StateVersion = 2
+	nstest.Register(t, newConn, next)
+	masterOfTopicA := func() string {
+		t.Helper()
+		data, code, err := routeOf(ns.Addr, "TopicA")
+		if err != nil || code != remoting.SUCCESS {
+			t.Fatalf("route of TopicA: code %d %v", code, err)
+		}
+		return data.BrokerDatas[0].BrokerAddrs[0]
 	}
-	again := nstest.BrokerAMaster
-	again.Version.Counter++
-	nstest.Register(t, real, again)
+	if got := masterOfTopicA(); got != next.Addr {
+		t.Fatalf("master of TopicA after the failover = %q, want the new master %q", got, next.Addr)
+	}
+	old.Version.Counter++
+	resp := nstest.Register(t, oldConn, old)
+	if addr := resp.ExtFields["masterAddr"]; addr != "" {
+		t.Fatalf("the old master's ignored registration was told masterAddr %q", addr)
+	}
+	if got := masterOfTopicA(); got != next.Addr {
+		t.Fatalf("the old master at an older stateVersion took id 0 back: %q", got)
+	}
+	eventually(t, 10*time.Second, "both logged", func() error {
+		out, err := os.ReadFile(ns.logPath)
+		if err != nil || !bytes.Contains(out, []byte("took the broker id over")) || !bytes.Contains(out, []byte("register broker ignored")) {
+			return fmt.Errorf("not yet in the log (%v)", err)
+		}
+		return nil
+	})
 }

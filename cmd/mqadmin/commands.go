@@ -578,12 +578,14 @@ func sendToAllThenPrint(e *env, code int32, ext map[string]string, success strin
 
 func runGetNamesrvConfig(e *env) error {
 	configs := map[string]map[string]string{}
+	pending := map[string]string{}
 	if err := forEachNameServer(e, func(addr string) error {
 		resp, err := e.client.invoke(addr, remoting.GET_NAMESRV_CONFIG, nil, nil)
 		if err != nil {
 			return err
 		}
 		configs[addr] = parseProperties(resp.Body)
+		pending[addr] = formatPendingRestart(resp.Body)
 		return nil
 	}); err != nil {
 		return err
@@ -592,7 +594,7 @@ func runGetNamesrvConfig(e *env) error {
 		return e.printJSON(configs)
 	}
 	for _, addr := range e.client.nameServers {
-		fmt.Fprint(e.out, formatNamesrvConfig(addr, configs[addr]))
+		fmt.Fprint(e.out, formatNamesrvConfig(addr, configs[addr]), pending[addr])
 	}
 	return nil
 }

@@ -150,6 +150,23 @@ func formatNamesrvConfig(addr string, props map[string]string) string {
 	return b.String()
 }
 
+// pendingRestartPrefix starts the comment lines a GET_NAMESRV_CONFIG body
+// ends with for the keys stored but applying only at the next start (the
+// server's config.PendingPrefix); parseProperties skips them as comments.
+const pendingRestartPrefix = "# pending restart: "
+
+// formatPendingRestart is the pending-restart lines of a GET_NAMESRV_CONFIG
+// body, printed after its keys: "pending restart: KEY=STORED (running: VALUE)".
+func formatPendingRestart(body []byte) string {
+	var b strings.Builder
+	for _, line := range strings.Split(string(body), "\n") {
+		if rest, ok := strings.CutPrefix(strings.TrimRight(line, "\r"), pendingRestartPrefix); ok {
+			b.WriteString("pending restart: " + rest + "\n")
+		}
+	}
+	return b.String()
+}
+
 // parseProperties reads the `key=value` lines of a GET_NAMESRV_CONFIG body.
 func parseProperties(body []byte) map[string]string {
 	props := map[string]string{}

@@ -119,3 +119,19 @@ func TestMergeOrderConf(t *testing.T) {
 		t.Fatalf("got %s", got)
 	}
 }
+
+// TestPendingRestartLinesPrinted: the server's pending-restart comment lines
+// are printed after the keys (and only they: other comments are not), while
+// the keys parse as before.
+func TestPendingRestartLinesPrinted(t *testing.T) {
+	body := []byte("defaultThreadPoolNums=3\nlistenPort=9876\n# another comment\n# pending restart: defaultThreadPoolNums=3 (running: 16)\n")
+	if got, want := formatPendingRestart(body), "pending restart: defaultThreadPoolNums=3 (running: 16)\n"; got != want {
+		t.Fatalf("pending lines %q, want %q", got, want)
+	}
+	if props := parseProperties(body); len(props) != 2 || props["defaultThreadPoolNums"] != "3" {
+		t.Fatalf("keys %v", props)
+	}
+	if got := formatPendingRestart([]byte("listenPort=9876\n")); got != "" {
+		t.Fatalf("pending lines %q for a body without any", got)
+	}
+}

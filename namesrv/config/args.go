@@ -127,6 +127,7 @@ func FromArgs(args []string, stdout io.Writer) (cfg *Config, printOnly bool, err
 			return nil, false, fmt.Errorf("command line -%s: %w", a.key, err)
 		}
 		httpPortGiven = httpPortGiven || a.key == "httpListenPort"
+		cfg.markCommandLine(a.key)
 	}
 	cfg.followListenPort(httpPortGiven)
 	if err := cfg.Validate(); err != nil {

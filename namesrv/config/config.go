@@ -200,6 +200,11 @@ type Config struct {
 	fileProperties map[string]string
 	// loadedFrom is the -c file, "" without one (store_note.go).
 	loadedFrom string
+	// commandLineKeys are the keys the command line set (FromArgs), and
+	// wireKeys those UPDATE_NAMESRV_CONFIG set since the start: a config
+	// update writes the file's own value of a key the command line set,
+	// unless the update set it itself (stored.go).
+	commandLineKeys, wireKeys map[string]bool
 }
 
 // Defaults of the settings whose Java default does not depend on the machine.
@@ -347,6 +352,7 @@ func Default() *Config {
 func (c *Config) Clone() *Config {
 	clone := *c
 	clone.fileProperties = maps.Clone(c.fileProperties)
+	clone.commandLineKeys, clone.wireKeys = maps.Clone(c.commandLineKeys), maps.Clone(c.wireKeys)
 	return &clone
 }
 

@@ -18,7 +18,6 @@ var LiveKeys = []string{
 	"waitSecondsForService",
 	"deleteTopicWithBrokerRegistration",
 	"logLevel",
-	"addressServerList",
 }
 
 // IsLive reports whether a change of key takes effect without a restart.

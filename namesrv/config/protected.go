@@ -10,7 +10,11 @@ import (
 
 // ProtectedKeys decide what the server exposes and how it protects itself:
 // the listen address and port, the frame, memory and idle limits, every
-// ACL and TLS key, the admin allow-list and the HTTP side port's address.
+// ACL and TLS key, the admin allow-list and the HTTP side port's address;
+// and addressServerList, the NameServer list every HTTP-resolver client
+// follows (one update would redirect them all), and
+// scanNotActiveBrokerInterval (86,400,000 would leave dead brokers routed
+// for a day after the next start).
 // UPDATE_NAMESRV_CONFIG refuses them (code 16), so that nobody who can
 // reach the port can widen its exposure or switch a protection off at the
 // next start; they change in the -c file or on the command line only.
@@ -23,6 +27,7 @@ var ProtectedKeys = []string{
 	"logFile", "logMaxSizeMB", "logMaxAgeDays", "logMaxBackups", // a log path set over the wire could overwrite any file
 	"readinessWarmUpMillis", "httpMaxConnections", "httpIdleTimeoutSeconds", "httpHeavyViewConcurrency",
 	"httpHeavyViewMemoryLimit", "tlsHandshakeMaxConcurrent", "tlsHandshakeTimeoutMillis",
+	"addressServerList", "scanNotActiveBrokerInterval",
 }
 
 // protectedPrefixes protect whole families: every TLS key, including the

@@ -31,7 +31,9 @@ type Settings struct {
 
 	updateMu sync.Mutex
 	current  atomic.Pointer[Config]
-	version  atomic.Int64
+	// started is the configuration the server started with (pending.go).
+	started *Config
+	version atomic.Int64
 }
 
 // NewSettings wraps a startup configuration (from FromArgs or Default); log
@@ -49,6 +51,7 @@ func NewSettings(cfg *Config, log *logrus.Entry) *Settings {
 		}
 	}
 	s.current.Store(cfg.Clone())
+	s.started = cfg.Clone()
 	return s
 }
 
@@ -69,9 +72,10 @@ func (s *Settings) BlackList() []string {
 // setting values winning. Go-only settings are listed when they were given in
 // the -c file or differ from their default, so a default server answers
 // exactly the Java key set. Keys that name a secret (IsSecretKey) are left
-// out; the persisted file keeps them.
+// out; the persisted file keeps them. Keys pending a restart follow as
+// comment lines (PendingPrefix), which Java properties readers skip.
 func (s *Settings) Properties() []byte {
-	return javaprops.Format(WithoutSecrets(allConfigs(s.Get())))
+	return append(javaprops.Format(WithoutSecrets(allConfigs(s.Get()))), s.pendingComments()...)
 }
 
 // extensionDefaults holds the defaults of the Go-only settings, which do not
@@ -140,6 +144,7 @@ func (s *Settings) UpdateThen(props map[string]string, apply func(next *Config, 
 			if err := next.setFromWire(key, value); err != nil {
 				return nil, fmt.Errorf("update config: %w", err)
 			}
+			next.markWire(key)
 			continue
 		}
 		if _, inFile := next.fileProperties[key]; inFile {
@@ -149,7 +154,7 @@ func (s *Settings) UpdateThen(props map[string]string, apply func(next *Config, 
 	if err := next.Validate(); err != nil {
 		return nil, fmt.Errorf("update config: %w", err)
 	}
-	if err := atomicfile.Write(next.ConfigStorePath, javaprops.FormatFile(allConfigs(next)), configFilePerm); err != nil {
+	if err := atomicfile.Write(next.ConfigStorePath, javaprops.FormatFile(storedConfigs(next)), configFilePerm); err != nil {
 		return nil, fmt.Errorf("update config: persist: %w", err)
 	}
 	s.current.Store(next)
@@ -161,12 +166,19 @@ func (s *Settings) UpdateThen(props map[string]string, apply func(next *Config, 
 	return changed, nil
 }
 
-// changedKeys lists the keys of the all-configs set whose value differs.
+// changedKeys lists the keys of the all-configs set whose value differs,
+// or which are in one set only: an extension key set back to its default
+// (logLevel=info after logLevel=debug) leaves the set, and is a change.
 func changedKeys(old, next *Config) []string {
 	before, after := allConfigs(old), allConfigs(next)
 	var changed []string
 	for key, value := range after {
 		if prev, ok := before[key]; !ok || prev != value {
+			changed = append(changed, key)
+		}
+	}
+	for key := range before {
+		if _, ok := after[key]; !ok {
 			changed = append(changed, key)
 		}
 	}

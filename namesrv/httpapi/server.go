@@ -50,6 +50,9 @@ type Source struct {
 	KV func() map[string]map[string]string
 	// Config is the effective config, every key.
 	Config func() map[string]string
+	// PendingRestart, when set, is the keys whose stored value applies
+	// only at the next start, with the value running and the one stored.
+	PendingRestart func() any
 	// NameServers is the address server's answer, "ip:port;ip:port".
 	NameServers func() string
 	// RemoteOf is the peer address of a connection a broker registered over

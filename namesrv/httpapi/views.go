@@ -316,7 +316,11 @@ func kv(src *Source, w http.ResponseWriter, r *http.Request) {
 }
 
 func configView(src *Source, w http.ResponseWriter, _ *http.Request) {
-	writeJSON(w, http.StatusOK, map[string]any{"config": src.Config()})
+	view := map[string]any{"config": src.Config()}
+	if src.PendingRestart != nil {
+		view["pendingRestart"] = src.PendingRestart()
+	}
+	writeJSON(w, http.StatusOK, view)
 }
 
 // StatusView is /v1/status.

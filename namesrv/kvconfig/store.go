@@ -38,6 +38,8 @@ type Store struct {
 	table   atomic.Pointer[configTable]
 	// fileBytes and keys describe the published table (under writeMu).
 	fileBytes, keys int
+	// encoded holds each namespace's KVTable body (kvlist_cache.go).
+	encoded sync.Map
 }
 
 // Open loads the store from path (the Java kvConfigPath file) with
@@ -84,16 +86,6 @@ func (s *Store) Namespace(namespace string) (map[string]string, bool) {
 		return nil, false
 	}
 	return maps.Clone(kv), true
-}
-
-// KVTableJSON returns the namespace as a KVTable body, {"table":{...}},
-// compact with keys sorted, and whether the namespace exists.
-func (s *Store) KVTableJSON(namespace string) ([]byte, bool) {
-	kv, ok := (*s.table.Load())[namespace]
-	if !ok {
-		return nil, false
-	}
-	return encodeKVTable(kv), true
 }
 
 // Put stores value under (namespace, key), creating the namespace if needed.

@@ -89,6 +89,7 @@ type Metrics struct {
 	kvFailures      prometheus.Counter
 	configUpdates   map[string]prometheus.Counter
 	refusals        map[string]prometheus.Counter // registrations refused or ignored, by reason
+	idConflicts     map[string]prometheus.Counter // registrations for a broker id another live address held, by outcome
 }
 
 // New builds the metrics of a NameServer started now, whose worker pools are

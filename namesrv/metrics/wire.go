@@ -89,6 +89,9 @@ func (m *Metrics) registerWired(f factory, src Sources) {
 	m.refusals = f.counterSet("registrations_refused_total",
 		"REGISTER_BROKER requests that changed nothing, by reason (refused or ignored; their answer says so).",
 		"reason", refusalReasons...)
+	m.idConflicts = f.counterSet("broker_id_conflicts_total",
+		"REGISTER_BROKER requests for a broker id another live address held, by outcome: taken_over (stateVersion not older than the holder's), ignored_stale_version (older: answered 0 without masterAddr, as Java does).",
+		"outcome", ConflictTakenOver, ConflictIgnored)
 	if src.EvictionPauses != nil { // the hook of the eviction job's pause detection
 		read := src.EvictionPauses
 		f.reg.MustRegister(prometheus.NewCounterFunc(prometheus.CounterOpts{Namespace: Namespace, Name: "eviction_pauses_total",
@@ -109,6 +112,21 @@ func (m *Metrics) BrokerConnOpened() { m.brokerConnsTotal.Inc() }
 // one of the Refused reasons.
 func (m *Metrics) RegistrationRefused(reason string) {
 	if c, ok := m.refusals[reason]; ok {
+		c.Inc()
+	}
+}
+
+// Broker id conflict outcomes (the "outcome" label of
+// broker_id_conflicts_total).
+const (
+	ConflictTakenOver = "taken_over"            // the registration took the id (protocol.md 4.3 step 7)
+	ConflictIgnored   = "ignored_stale_version" // the holder's stateVersion was greater: ignored
+)
+
+// BrokerIDConflict counts a registration for a broker id another live
+// address held, for one of the Conflict outcomes.
+func (m *Metrics) BrokerIDConflict(outcome string) {
+	if c, ok := m.idConflicts[outcome]; ok {
 		c.Inc()
 	}
 }
