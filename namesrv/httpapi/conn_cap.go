@@ -11,7 +11,7 @@ import (
 	"github.com/sirupsen/logrus"
 
 	"github.com/gonamesrv/gonamesrv/internal/quiet"
-	"github.com/gonamesrv/gonamesrv/remoting"
+	"github.com/gonamesrv/gonamesrv/internal/ratelog"
 )
 
 // capListener bounds the side port's open connections (Options.MaxConnections)
@@ -27,7 +27,7 @@ type capListener struct {
 	refused atomic.Uint64
 	quiet   quiet.Queue
 	log     *logrus.Entry
-	warn    remoting.PacedWarning
+	warn    ratelog.Limiter
 
 	mu      sync.Mutex
 	entries map[net.Conn]*quiet.Entry // by the conn http.Server's ConnState sees
@@ -50,9 +50,9 @@ func (l *capListener) Accept() (net.Conn, error) {
 		if l.open.Add(1) > l.limit {
 			l.open.Add(-1)
 			l.refused.Add(1)
-			l.warn.Warn(l.log, func() logrus.Fields {
+			l.warn.Log(l.log, logrus.WarnLevel, func() logrus.Fields {
 				return logrus.Fields{"remote": raw.RemoteAddr().String(), "httpMaxConnections": l.limit, "refusedTotal": l.refused.Load()}
-			}, "http side port: connection limit reached, closing new connection")
+			}, "http side port: connection limit reached, closing new connection", time.Now())
 			_ = raw.Close()
 			continue
 		}

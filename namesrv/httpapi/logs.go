@@ -3,10 +3,11 @@ package httpapi
 import (
 	"log"
 	"strings"
+	"time"
 
 	"github.com/sirupsen/logrus"
 
-	"github.com/gonamesrv/gonamesrv/remoting"
+	"github.com/gonamesrv/gonamesrv/internal/ratelog"
 )
 
 // logrusErrorLog sends net/http's own messages (TLS handshakes, bad
@@ -19,17 +20,17 @@ func logrusErrorLog(entry *logrus.Entry) *log.Logger {
 
 type lineWriter struct {
 	entry      *logrus.Entry
-	handshakes remoting.PacedWarning
-	others     remoting.PacedWarning
+	handshakes ratelog.Limiter
+	others     ratelog.Limiter
 }
 
 func (w *lineWriter) Write(p []byte) (int, error) {
 	line := strings.TrimRight(string(p), "\n")
 	fields := func() logrus.Fields { return logrus.Fields{"error": line} }
 	if strings.Contains(line, "TLS handshake error") {
-		w.handshakes.Warn(w.entry, fields, "http side port: TLS handshake failed")
+		w.handshakes.Log(w.entry, logrus.WarnLevel, fields, "http side port: TLS handshake failed", time.Now())
 	} else {
-		w.others.Warn(w.entry, fields, "http side port: "+firstWords(line))
+		w.others.Log(w.entry, logrus.WarnLevel, fields, "http side port: "+firstWords(line), time.Now())
 	}
 	return len(p), nil
 }
