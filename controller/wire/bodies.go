@@ -164,6 +164,7 @@ func appendIDs(dst []byte, ids []int64) []byte {
 
 // SortedIDs returns a sorted copy of ids without repeats: the one order ids
 // are written and compared in.
+// It is never nil, so an empty set encodes the same however it was made.
 func SortedIDs(ids []int64) []int64 {
-	return slices.Compact(slices.Sorted(slices.Values(ids)))
+	return append([]int64{}, slices.Compact(slices.Sorted(slices.Values(ids)))...)
 }
