@@ -1,0 +1,84 @@
+// Package raftfsm runs the controller's pure state (package controller) as a
+// hashicorp/raft finite state machine: a committed log entry is one
+// request's encoded events, applied on every node; a snapshot is the state's
+// versioned JSON, so a restart restores it instead of replaying the log.
+package raftfsm
+
+import (
+	"fmt"
+	"io"
+	"sync"
+
+	"github.com/hashicorp/raft"
+
+	"github.com/gonamesrv/gonamesrv/controller"
+)
+
+// FSM is the state behind a mutex: raft applies from its own goroutine while
+// handlers read.
+type FSM struct {
+	mu    sync.RWMutex
+	state *controller.State
+}
+
+// New returns an FSM over an empty state.
+func New() *FSM { return &FSM{state: controller.NewState()} }
+
+// Read runs f with the state held for reading; f must not keep it.
+func (f *FSM) Read(fn func(*controller.State)) {
+	f.mu.RLock()
+	defer f.mu.RUnlock()
+	fn(f.state)
+}
+
+// Apply applies one committed entry. A command entry that does not decode
+// changes nothing and returns the error as the apply future's response (every
+// node decodes the same bytes, so they all skip it alike).
+func (f *FSM) Apply(l *raft.Log) interface{} {
+	if l.Type != raft.LogCommand {
+		return nil
+	}
+	events, err := controller.DecodeEntry(l.Data)
+	if err != nil {
+		return fmt.Errorf("raft log index %d: %w", l.Index, err)
+	}
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.state.ApplyAll(events)
+	return nil
+}
+
+// Snapshot encodes the state now; Persist writes those bytes later.
+func (f *FSM) Snapshot() (raft.FSMSnapshot, error) {
+	f.mu.RLock()
+	defer f.mu.RUnlock()
+	b, err := f.state.Snapshot()
+	if err != nil {
+		return nil, err
+	}
+	return snapshot(b), nil
+}
+
+// Restore replaces the state with a snapshot's.
+func (f *FSM) Restore(rc io.ReadCloser) error {
+	defer rc.Close()
+	b, err := io.ReadAll(rc)
+	if err != nil {
+		return fmt.Errorf("read controller snapshot: %w", err)
+	}
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.state.Restore(b)
+}
+
+type snapshot []byte
+
+func (s snapshot) Persist(sink raft.SnapshotSink) error {
+	if _, err := sink.Write(s); err != nil {
+		sink.Cancel()
+		return fmt.Errorf("write controller snapshot: %w", err)
+	}
+	return sink.Close()
+}
+
+func (snapshot) Release() {}
