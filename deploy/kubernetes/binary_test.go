@@ -11,11 +11,7 @@ import (
 	"github.com/gonamesrv/gonamesrv/deploy/internal/repo"
 )
 
-func TestMain(m *testing.M) {
-	code := m.Run()
-	repo.RemoveBuilds()
-	os.Exit(code)
-}
+func TestMain(m *testing.M) { repo.Main(m) }
 
 // TestBinaryTakesTheContainerArgs runs the real NameServer with the
 // container's args as the kubelet expands them (the ConfigMap file in place

@@ -14,11 +14,7 @@ import (
 	"github.com/gonamesrv/gonamesrv/deploy/internal/repo"
 )
 
-func TestMain(m *testing.M) {
-	code := m.Run()
-	repo.RemoveBuilds()
-	os.Exit(code)
-}
+func TestMain(m *testing.M) { repo.Main(m) }
 
 // unit is a unit file's [Service] settings (the last value of each key) and
 // the binary its ExecStart runs.

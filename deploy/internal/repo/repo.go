@@ -110,9 +110,12 @@ func Namesrv(t testing.TB) string {
 	return filepath.Join(buildDir, "namesrv")
 }
 
-// RemoveBuilds deletes what Namesrv built; a TestMain calls it after m.Run.
-func RemoveBuilds() {
+// Main is the TestMain of a package that calls Namesrv: it runs the tests,
+// then deletes what Namesrv built.
+func Main(m *testing.M) {
+	code := m.Run()
 	if buildDir != "" {
 		os.RemoveAll(buildDir)
 	}
+	os.Exit(code)
 }
