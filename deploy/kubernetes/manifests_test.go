@@ -270,6 +270,14 @@ func TestStatefulSetReferences(t *testing.T) {
 	if sc := c.SecurityContext; sc == nil || sc.AllowPrivilegeEscalation == nil || *sc.AllowPrivilegeEscalation {
 		t.Error("the container may escalate privileges")
 	}
+	// With a read-only root, the server's temporary folder (remoting's
+	// listener makes one in TMPDIR, /tmp) must be a volume of its own.
+	if sc := c.SecurityContext; sc != nil && sc.ReadOnlyRootFilesystem != nil && *sc.ReadOnlyRootFilesystem {
+		tmp, ok := mounts["/tmp"]
+		if v := volume(pod.Spec.Volumes, tmp.Name); !ok || tmp.ReadOnly || v == nil || v.EmptyDir == nil {
+			t.Error("read-only root file system without a writable emptyDir on /tmp: the listener cannot start")
+		}
+	}
 	if psc := pod.Spec.SecurityContext; psc == nil || psc.RunAsNonRoot == nil || !*psc.RunAsNonRoot {
 		t.Error("the pod may run as root")
 	}
