@@ -7,7 +7,7 @@ BIN      ?= bin
 # races of its own (e2e runs them).
 RACE_PKGS = $(shell $(GO) list ./... | grep -v -e '/test$$' -e '/test/')
 
-.PHONY: build test unit e2e bench fuzz run lint monitoring-check
+.PHONY: build test unit e2e bench fuzz run lint monitoring-check deploy-check
 
 # What -version prints and build_info carries (internal/buildinfo): the
 # toolchain's build info has no build time, and none of these when it does
@@ -36,7 +36,14 @@ dist:
 dist-check:
 	GO=$(GO) VERSION=$(VERSION) LDFLAGS="$(LDFLAGS)" scripts/dist.sh check
 
-test: lint unit e2e monitoring-check
+test: lint unit e2e monitoring-check deploy-check
+
+# The deployment files under deploy/ (systemd units, container image,
+# Kubernetes manifests, mqnamesrv/mqshutdown): their own module, deploy/go.mod,
+# so that k8s.io/api stays out of the server's dependencies. Checks that need
+# systemd-analyze or a container engine skip, saying why, without them.
+deploy-check:
+	cd deploy && $(GO) vet ./... && $(GO) test -count=1 ./...
 
 # The shipped alert rules: syntax (promtool check rules) and behaviour
 # (promtool test rules); promtool comes with Debian's prometheus package.

@@ -1,0 +1,177 @@
+package bin
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/gonamesrv/gonamesrv/deploy/internal/repo"
+)
+
+func TestMain(m *testing.M) { repo.Main(m) }
+
+func freePort(t *testing.T) int {
+	t.Helper()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	return l.Addr().(*net.TCPAddr).Port
+}
+
+// uniqueBinary copies the built NameServer under a name no other process on
+// the machine has, so that mqshutdown's search by name finds only ours.
+func uniqueBinary(t *testing.T) (path, name string) {
+	t.Helper()
+	name = fmt.Sprintf("nsdep%d", os.Getpid()%1000000000)
+	path = filepath.Join(t.TempDir(), name)
+	raw, err := os.ReadFile(repo.Namesrv(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, raw, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	return path, name
+}
+
+func get(url string) (int, string, error) {
+	resp, err := http.Get(url)
+	if err != nil {
+		return 0, "", err
+	}
+	defer resp.Body.Close()
+	body, err := io.ReadAll(resp.Body)
+	return resp.StatusCode, string(body), err
+}
+
+// TestStartQueryShutdown: mqnamesrv -c FILE -KEY VALUE starts the NameServer
+// in its own process (exec), the side port answers with the file's and the
+// flags' settings, mqshutdown namesrv signals exactly that process, and it
+// stops gracefully: exit status 0 after logging the SIGTERM stop.
+func TestStartQueryShutdown(t *testing.T) {
+	binary, name := uniqueBinary(t)
+	dir := t.TempDir()
+	port, httpPort := freePort(t), freePort(t)
+	props := filepath.Join(dir, "namesrv.properties")
+	if err := os.WriteFile(props, []byte(fmt.Sprintf("listenPort=%d\norderMessageEnable=true\n", port)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var stderr bytes.Buffer
+	cmd := exec.Command("sh", "mqnamesrv", "-c", props, "-bindAddress", "127.0.0.1",
+		"-httpListenPort", strconv.Itoa(httpPort), "-kvConfigPath", filepath.Join(dir, "kvConfig.json"))
+	cmd.Env = append(os.Environ(), "NAMESRV_BIN="+binary)
+	cmd.Stdout, cmd.Stderr = &stderr, &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	// exited is closed when the process has exited, waitErr then its status.
+	exited := make(chan struct{})
+	var waitErr error
+	go func() { waitErr = cmd.Wait(); close(exited) }()
+	t.Cleanup(func() {
+		cmd.Process.Kill()
+		<-exited
+	})
+
+	base := fmt.Sprintf("http://127.0.0.1:%d", httpPort)
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		if code, _, err := get(base + "/healthz"); err == nil && code == http.StatusOK {
+			break
+		}
+		select {
+		case <-exited:
+			t.Fatalf("namesrv exited before serving: %v\n%s", waitErr, stderr.String())
+		default:
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("side port %d not serving after 30 s:\n%s", httpPort, stderr.String())
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	_, cfg, err := get(base + "/v1/config")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{fmt.Sprintf(`"listenPort":"%d"`, port), `"orderMessageEnable":"true"`, `"bindAddress":"127.0.0.1"`} {
+		if !strings.Contains(cfg, want) {
+			t.Errorf("/v1/config lacks %s: %s", want, cfg)
+		}
+	}
+	if c, err := net.Dial("tcp", fmt.Sprintf("127.0.0.1:%d", port)); err != nil {
+		t.Errorf("remoting port %d: %v", port, err)
+	} else {
+		c.Close()
+	}
+
+	out, err := shutdown(name)
+	if err != nil {
+		t.Fatalf("mqshutdown namesrv: %v\n%s", err, out)
+	}
+	if !strings.Contains(out, " "+strconv.Itoa(cmd.Process.Pid)+",") && !strings.Contains(out, " "+strconv.Itoa(cmd.Process.Pid)+" ") {
+		t.Errorf("mqshutdown did not name pid %d (mqnamesrv execs the binary): %s", cmd.Process.Pid, out)
+	}
+	select {
+	case <-exited:
+		if waitErr != nil {
+			t.Fatalf("namesrv exit after mqshutdown: %v\n%s", waitErr, stderr.String())
+		}
+	case <-time.After(60 * time.Second):
+		t.Fatalf("namesrv still running 60 s after mqshutdown:\n%s", stderr.String())
+	}
+	if !strings.Contains(stderr.String(), "stopping name server") || !strings.Contains(stderr.String(), "signal=terminated") {
+		t.Errorf("no graceful stop on SIGTERM in the log:\n%s", stderr.String())
+	}
+	if out, err := shutdown(name); err == nil {
+		t.Errorf("mqshutdown with no NameServer running succeeded: %s", out)
+	}
+}
+
+func shutdown(name string) (string, error) {
+	cmd := exec.Command("sh", "mqshutdown", "namesrv")
+	cmd.Env = append(os.Environ(), "NAMESRV_PROCESS_NAME="+name)
+	out, err := cmd.CombinedOutput()
+	return string(out), err
+}
+
+// TestBinaryBesideTheScript: without NAMESRV_BIN, mqnamesrv runs the
+// namesrv beside it; -p (Java's printConfigItem) prints the config and exits 0.
+func TestBinaryBesideTheScript(t *testing.T) {
+	dir := t.TempDir()
+	for _, f := range []struct{ from, to string }{{"mqnamesrv", "mqnamesrv"}, {repo.Namesrv(t), "namesrv"}} {
+		raw, err := os.ReadFile(f.from)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, f.to), raw, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	cmd := exec.Command("sh", filepath.Join(dir, "mqnamesrv"), "-p", "-listenPort", "9999")
+	cmd.Env = append(os.Environ(), "NAMESRV_BIN=")
+	out, err := cmd.CombinedOutput()
+	if err != nil || !strings.Contains(string(out), "\nlistenPort=9999\n") {
+		t.Fatalf("mqnamesrv -p: %v\n%s", err, out)
+	}
+}
+
+// TestShutdownUsage: anything but namesrv is refused with the usage, status 1.
+func TestShutdownUsage(t *testing.T) {
+	out, err := exec.Command("sh", "mqshutdown", "broker").CombinedOutput()
+	var exit *exec.ExitError
+	if !errors.As(err, &exit) || exit.ExitCode() != 1 || !strings.Contains(string(out), "usage: mqshutdown namesrv") {
+		t.Fatalf("mqshutdown broker: %v\n%s", err, out)
+	}
+}
