@@ -99,6 +99,7 @@ func New(settings *config.Settings, log *logrus.Entry) (*NameServer, error) {
 	}
 	srvCfg.RequestMemoryLimit = cfg.RequestMemoryLimit
 	srvCfg.MaxConnections = cfg.MaxConnections
+	srvCfg.OutboundMemoryLimit = cfg.OutboundMemoryLimit
 	srvCfg.OutboundSoftLimit, srvCfg.OutboundHardLimit = cfg.ConnectionOutboundSoftLimit, cfg.ConnectionOutboundHardLimit
 	srvCfg.SocketSendBuffer, srvCfg.SocketRecvBuffer = cfg.ServerSocketSndBufSize, cfg.ServerSocketRcvBufSize
 	srvCfg.SlowWorkers = cfg.DefaultThreadPoolNums

@@ -50,6 +50,7 @@ var bounds = map[string]bound{
 	"pauseDetectThresholdMillis":           {1, 3_600_000},
 	"connectionOutboundSoftLimit":          {64 * kib, gib},
 	"connectionOutboundHardLimit":          {mib, 4 * gib},
+	"outboundMemoryLimit":                  {0, 1 << 40},
 }
 
 // Bounds returns the range of a numeric setting and whether it has one.

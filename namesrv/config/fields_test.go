@@ -15,15 +15,15 @@ func TestKeysAreUniqueAndComplete(t *testing.T) {
 		}
 		seen[k] = true
 	}
-	// 22 NamesrvConfig keys + 18 NettyServerConfig keys + 22 Go additions.
-	if len(keys) != 62 {
-		t.Fatalf("%d keys, want 62", len(keys))
+	// 22 NamesrvConfig keys + 18 NettyServerConfig keys + 23 Go additions.
+	if len(keys) != 63 {
+		t.Fatalf("%d keys, want 63", len(keys))
 	}
 	if keys[0] != "rocketmqHome" || keys[len(keys)-1] != "tls.server.need.client.auth" {
 		t.Fatalf("keys not in declaration order: first %s last %s", keys[0], keys[len(keys)-1])
 	}
 	for _, ext := range []string{"frameMaxLength", "requestMemoryLimit", "maxConnections",
-		"connectionOutboundSoftLimit", "connectionOutboundHardLimit", "logFormat", "logLevel",
+		"connectionOutboundSoftLimit", "connectionOutboundHardLimit", "outboundMemoryLimit", "logFormat", "logLevel",
 		"httpBindAddress", "httpListenPort", "addressServerList", "pauseDetectThresholdMillis"} {
 		if !IsExtension(ext) {
 			t.Errorf("%s not marked as a Go addition", ext)

@@ -18,7 +18,7 @@ var ProtectedKeys = []string{
 	"bindAddress", "listenPort", "requestMemoryLimit", "serverChannelMaxIdleTimeSeconds", "frameMaxLength",
 	"aclEnable", "aclFile", "aclAnonymousRouteRead", "adminWhiteRemoteAddresses",
 	"httpBindAddress", "httpListenPort",
-	"maxConnections", "connectionOutboundSoftLimit", "connectionOutboundHardLimit",
+	"maxConnections", "connectionOutboundSoftLimit", "connectionOutboundHardLimit", "outboundMemoryLimit",
 	"minBrokerHeartbeatTimeoutMillis", "maxBrokerHeartbeatTimeoutMillis", "pauseDetectThresholdMillis",
 }
 
