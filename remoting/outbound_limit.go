@@ -78,7 +78,11 @@ func (s *Server) forgetPaused(conn *Conn) {
 // it asks for. It runs on the event loop.
 func (s *Server) outputOverflow(conn *Conn, gnetConn gnet.Conn) bool {
 	held := gnetConn.OutboundBuffered() + gnetConn.InboundBuffered() + int(conn.poolOut.queued())
-	if held <= s.cfg.OutboundHardLimit {
+	// Past the server-wide budget a paused connection holding more than its
+	// soft limit is closed too: 64 of them each under the hard limit would
+	// hold 2 GiB.
+	overBudget := conn.outputPaused && held > s.cfg.OutboundSoftLimit && s.outbound.total.Load() > s.cfg.OutboundMemoryLimit
+	if held <= s.cfg.OutboundHardLimit && !overBudget {
 		return false
 	}
 	s.outbound.closed.Add(1)

@@ -157,9 +157,15 @@ func (s *Server) drainPoolAnswers(conn *Conn, gnetConn gnet.Conn) {
 
 // noteBuffered updates conn's mirror of gnet's output buffer and the
 // server-wide total, and keeps conn in the set the ticker looks at while
-// it holds output. It runs on the event loop.
+// it holds output. A paused connection's unread requests count too: gnet
+// goes on reading its socket, and those bytes are held for its output
+// (16 peers pipelining without reading held 32 MiB of requests each). It
+// runs on the event loop.
 func (s *Server) noteBuffered(conn *Conn, gnetConn gnet.Conn) {
 	now := int64(gnetConn.OutboundBuffered())
+	if conn.outputPaused {
+		now += int64(gnetConn.InboundBuffered())
+	}
 	if old := conn.poolOut.buffered.Swap(now); old != now {
 		s.outbound.total.Add(now - old)
 	}
