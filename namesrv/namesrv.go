@@ -110,6 +110,7 @@ func New(settings *config.Settings, log *logrus.Entry) (*NameServer, error) {
 	if side != nil {
 		srvCfg.ReservedDescriptors = side.MaxConnections()
 	}
+	srvCfg.OutboundMemoryLimit = cfg.OutboundMemoryLimit
 	srvCfg.OutboundSoftLimit, srvCfg.OutboundHardLimit = cfg.ConnectionOutboundSoftLimit, cfg.ConnectionOutboundHardLimit
 	srvCfg.SocketSendBuffer, srvCfg.SocketRecvBuffer = cfg.ServerSocketSndBufSize, cfg.ServerSocketRcvBufSize
 	srvCfg.SlowWorkers = cfg.DefaultThreadPoolNums

@@ -90,7 +90,8 @@ func (ns *NameServer) metricsSources() metrics.Sources {
 		Conns: func() metrics.ConnCounts {
 			return metrics.ConnCounts{Open: ns.server.OpenConnections(), Max: ns.server.MaxConnections(),
 				Refused: ns.server.RefusedConnections(), OutboundPauses: ns.server.OutboundPauses(),
-				OutboundClosed: ns.server.OutboundClosedConnections()}
+				OutboundClosed: ns.server.OutboundClosedConnections(),
+				OutboundHeld:   ns.server.OutboundHeldBytes(), OutboundBusy: ns.server.OutboundBudgetRefusals()}
 		},
 		ACL:    ns.aclCounts,
 		Guards: ns.guardCounts,

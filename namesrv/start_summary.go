@@ -25,6 +25,7 @@ func (ns *NameServer) logStartSummary() {
 		"maxConnections":                  ns.server.MaxConnections(),
 		"connectionOutboundSoftLimit":     cfg.ConnectionOutboundSoftLimit,
 		"connectionOutboundHardLimit":     cfg.ConnectionOutboundHardLimit,
+		"outboundMemoryLimit":             ns.server.OutboundMemoryLimit(),
 		"serverChannelMaxIdleTimeSeconds": cfg.ServerChannelMaxIdleTimeSeconds,
 		"defaultThreadPoolNums":           cfg.DefaultThreadPoolNums,
 		"defaultThreadPoolQueueCapacity":  cfg.DefaultThreadPoolQueueCapacity,

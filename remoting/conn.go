@@ -51,6 +51,9 @@ type Conn struct {
 	// onPools counts its requests queued or running on a worker pool; a
 	// TryFirst handler is tried only while it is 0.
 	onPools atomic.Int32
+	// poolOut holds its worker answers until its event loop writes them
+	// (pool_answers.go).
+	poolOut poolAnswerQueue
 	// loop is the state of the connection's event loop (its header memo,
 	// its connection count), shared with the loop's other connections; nil
 	// for a connection served outside gnet's loops.

@@ -120,7 +120,7 @@ func (s *Server) runSlowJob(job slowJob) {
 		job.pool.finish()
 		return
 	}
-	if err := job.conn.asyncWrite(frame, body, job.pool.finish); err != nil {
+	if err := s.queuePoolAnswer(job.conn, job.request, response, frame, body, job.pool.finish); err != nil {
 		s.log.WithFields(logrus.Fields{"conn": job.conn.id, "remote": job.conn.remoteAddr}).WithError(err).
 			Debug("slow answer not written")
 	}

@@ -34,6 +34,11 @@ type outboundGuard struct {
 	pauses  atomic.Uint64
 	closed  atomic.Uint64
 	log     overloadLog
+	// total is the output all connections hold (pool_answers.go), against
+	// OutboundMemoryLimit; holding has every connection that holds some.
+	total         atomic.Int64
+	holding       sync.Map // conn id -> *Conn
+	budgetRefused atomic.Uint64
 	// nextIdleScan is when OnTick next scans for idle connections; the
 	// ticker runs faster while connections are paused.
 	nextIdleScan atomic.Int64
@@ -44,7 +49,7 @@ type outboundGuard struct {
 // request must stay unread; it pauses conn then, and unpauses it otherwise.
 // It runs on the event loop.
 func (s *Server) outputBlocked(conn *Conn, gnetConn gnet.Conn, pending int) bool {
-	blocked := gnetConn.OutboundBuffered()+pending >= s.cfg.OutboundSoftLimit
+	blocked := int64(gnetConn.OutboundBuffered()+pending)+conn.poolOut.queued() >= int64(s.cfg.OutboundSoftLimit)
 	if blocked != conn.outputPaused {
 		conn.outputPaused = blocked
 		if blocked {
@@ -72,8 +77,12 @@ func (s *Server) forgetPaused(conn *Conn) {
 // (answers waiting plus requests unread), logging and counting the close
 // it asks for. It runs on the event loop.
 func (s *Server) outputOverflow(conn *Conn, gnetConn gnet.Conn) bool {
-	held := gnetConn.OutboundBuffered() + gnetConn.InboundBuffered()
-	if held <= s.cfg.OutboundHardLimit {
+	held := gnetConn.OutboundBuffered() + gnetConn.InboundBuffered() + int(conn.poolOut.queued())
+	// Past the server-wide budget a paused connection holding more than its
+	// soft limit is closed too: 64 of them each under the hard limit would
+	// hold 2 GiB.
+	overBudget := conn.outputPaused && held > s.cfg.OutboundSoftLimit && s.outbound.total.Load() > s.cfg.OutboundMemoryLimit
+	if held <= s.cfg.OutboundHardLimit && !overBudget {
 		return false
 	}
 	s.outbound.closed.Add(1)

@@ -27,12 +27,27 @@ func outboundTestServer(t *testing.T) (*Server, chan uint64) {
 }
 
 // pipelined is n GET_NAMESRV_CONFIG requests in one byte string.
-func pipelined(t *testing.T, n int) []byte {
+func pipelined(t *testing.T, n int) []byte { return pipelinedCode(t, GET_NAMESRV_CONFIG, n) }
+
+// pipelinedCode is n requests of code, opaques 0 to n-1, in one byte string.
+func pipelinedCode(t *testing.T, code int32, n int) []byte {
 	var all []byte
 	for i := range n {
-		all = append(all, mustEncode(t, &Command{Code: GET_NAMESRV_CONFIG, Opaque: int32(i)})...)
+		all = append(all, mustEncode(t, &Command{Code: code, Opaque: int32(i)})...)
 	}
 	return all
+}
+
+// expectRoutesAnswered sends 20 echo route queries on other, one at a
+// time, and fails unless each is answered.
+func expectRoutesAnswered(t *testing.T, other *rawConn) {
+	t.Helper()
+	for i := range 20 {
+		other.send(&Command{Code: GET_ROUTEINFO_BY_TOPIC, Opaque: int32(i), ExtFields: map[string]string{"echo": "route"}})
+		if resp := other.read(); resp.Opaque != int32(i) || resp.Remark != "route" {
+			t.Fatalf("the other peer got %+v", resp)
+		}
+	}
 }
 
 // TestPipelinerThatNeverReadsIsClosed reproduces the unbounded output of
@@ -52,12 +67,7 @@ func TestPipelinerThatNeverReadsIsClosed(t *testing.T) {
 		wrote <- err
 	}()
 	other := dialRaw(t, server)
-	for i := range 20 {
-		other.send(&Command{Code: GET_ROUTEINFO_BY_TOPIC, Opaque: int32(i), ExtFields: map[string]string{"echo": "route"}})
-		if resp := other.read(); resp.Opaque != int32(i) || resp.Remark != "route" {
-			t.Fatalf("the other peer got %+v", resp)
-		}
-	}
+	expectRoutesAnswered(t, other)
 	select {
 	case <-closed:
 	case <-time.After(waitLimit):

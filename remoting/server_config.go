@@ -50,6 +50,11 @@ type ServerConfig struct {
 	// requests are left unread; OutboundHardLimit: bytes waiting on it
 	// (answers unwritten, requests unread) past which it is closed.
 	OutboundSoftLimit, OutboundHardLimit int
+	// OutboundMemoryLimit bounds the output all connections hold together
+	// (worker answers queued plus gnet's output buffers); a worker answer
+	// past it is replaced by SYSTEM_BUSY. 0: RequestMemoryLimit /
+	// DefaultOutboundMemoryFraction.
+	OutboundMemoryLimit int64
 	// MaxConnections caps the open connections; past it a new one is closed
 	// at once and counted (see connGuard).
 	MaxConnections int
@@ -103,6 +108,7 @@ func (cfg ServerConfig) withDefaults() ServerConfig {
 	positiveOr(&cfg.MaxConnections, defaults.MaxConnections)
 	positiveOr(&cfg.OutboundSoftLimit, defaults.OutboundSoftLimit)
 	positiveOr(&cfg.OutboundHardLimit, defaults.OutboundHardLimit)
+	positiveOr(&cfg.OutboundMemoryLimit, cfg.RequestMemoryLimit/DefaultOutboundMemoryFraction)
 	return cfg
 }
 

@@ -74,6 +74,7 @@ func (h *eventHandler) OnClose(gnetConn gnet.Conn, cause error) gnet.Action {
 	s.guard.release()
 	s.forgetQuiet(conn)
 	s.forgetPaused(conn)
+	s.dropPoolAnswers(conn)
 	if conn.assembly != nil { // closed inside a large frame
 		s.abandonLargeFrame(conn.assembly)
 		conn.assembly = nil
@@ -111,9 +112,11 @@ func (h *eventHandler) OnTraffic(gnetConn gnet.Conn) gnet.Action {
 	now := time.Now()
 	// A paused connection is woken every resumePollPeriod: only new bytes
 	// (or resuming, see outputBlocked) count as activity for the idle check.
-	if !conn.outputPaused || gnetConn.InboundBuffered() != conn.heldInbound {
+	wokenForOutput := conn.poolOut.wake.Swap(false)
+	if (!conn.outputPaused && !wokenForOutput) || gnetConn.InboundBuffered() != conn.heldInbound {
 		conn.touch(now)
 	}
+	s.drainPoolAnswers(conn, gnetConn)
 	out := conn.outBuffer[:0]
 	action := gnet.None
 	var clock int64 // see fastFrame
@@ -154,6 +157,7 @@ func (h *eventHandler) OnTraffic(gnetConn gnet.Conn) gnet.Action {
 		action = gnet.Close
 	}
 	conn.heldInbound = gnetConn.InboundBuffered()
+	s.noteBuffered(conn, gnetConn)
 	return action
 }
 
@@ -210,19 +214,22 @@ func (s *Server) nextFrame(conn *Conn, gnetConn gnet.Conn) (*Command, error) {
 	return request, err
 }
 
-// OnTick wakes the paused connections (outbound_limit.go) and closes
-// connections idle for longer than IdleTimeout. While connections are
-// paused it runs every resumePollPeriod, scanning for idle ones only when
-// that is due.
+// OnTick wakes the paused connections (outbound_limit.go) and those
+// holding output (pool_answers.go), and closes connections idle for longer
+// than IdleTimeout. It runs every resumePollPeriod, scanning for idle ones
+// only when that is due.
 func (h *eventHandler) OnTick() (time.Duration, gnet.Action) {
 	s := h.server
 	h.running.Do(func() { close(s.booted) })
 	now := time.Now()
-	period := idleScanPeriod(s.cfg.IdleTimeout)
+	// Every resumePollPeriod: a worker answer can be queued behind a full
+	// output buffer at any moment (pool_answers.go), and its first look
+	// must not wait for the idle scan's period (up to a second).
+	period := min(idleScanPeriod(s.cfg.IdleTimeout), resumePollPeriod)
 	if s.outbound.npaused.Load() > 0 {
 		s.wakePaused()
-		period = min(period, resumePollPeriod)
 	}
+	s.wakeHolding()
 	if now.UnixNano() < s.outbound.nextIdleScan.Load() {
 		return period, gnet.None
 	}

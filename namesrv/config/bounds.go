@@ -60,6 +60,7 @@ var bounds = map[string]bound{
 	"logMaxSizeMB":                         {1, 1 << 20}, // MB: 1 TB
 	"logMaxAgeDays":                        {0, 36_500},
 	"logMaxBackups":                        {0, 10_000},
+	"outboundMemoryLimit":                  {0, 1 << 40},
 }
 
 // Bounds returns the range of a numeric setting and whether it has one.

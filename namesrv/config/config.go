@@ -120,6 +120,10 @@ type Config struct {
 	// ConnectionOutboundHardLimit: bytes waiting on one connection (answers
 	// unwritten plus requests unread) past which it is closed. Go addition.
 	ConnectionOutboundHardLimit int `prop:"connectionOutboundHardLimit" ext:"true"`
+	// OutboundMemoryLimit bounds the answers all connections hold unwritten
+	// together; past it a worker's answer is replaced by SYSTEM_BUSY. 0 (the
+	// default) means a quarter of requestMemoryLimit. Go addition.
+	OutboundMemoryLimit int64 `prop:"outboundMemoryLimit" ext:"true"`
 	// LogFormat is "text" or "json" (logrus formatter). Go addition.
 	LogFormat string `prop:"logFormat" ext:"true"`
 	// LogLevel is a logrus level name (debug, info, warn, ...). Go addition.

@@ -15,15 +15,15 @@ func TestKeysAreUniqueAndComplete(t *testing.T) {
 		}
 		seen[k] = true
 	}
-	// 22 NamesrvConfig keys + 18 NettyServerConfig keys + 33 Go additions.
-	if len(keys) != 73 {
-		t.Fatalf("%d keys, want 73", len(keys))
+	// 22 NamesrvConfig keys + 18 NettyServerConfig keys + 34 Go additions.
+	if len(keys) != 74 {
+		t.Fatalf("%d keys, want 74", len(keys))
 	}
 	if keys[0] != "rocketmqHome" || keys[len(keys)-1] != "tls.server.need.client.auth" {
 		t.Fatalf("keys not in declaration order: first %s last %s", keys[0], keys[len(keys)-1])
 	}
 	for _, ext := range []string{"frameMaxLength", "requestMemoryLimit", "maxConnections",
-		"connectionOutboundSoftLimit", "connectionOutboundHardLimit", "logFormat", "logLevel",
+		"connectionOutboundSoftLimit", "connectionOutboundHardLimit", "outboundMemoryLimit", "logFormat", "logLevel",
 		"logFile", "logMaxSizeMB", "logMaxAgeDays", "logMaxBackups",
 		"httpBindAddress", "httpListenPort", "addressServerList", "pauseDetectThresholdMillis", "readinessWarmUpMillis"} {
 		if !IsExtension(ext) {

@@ -22,7 +22,7 @@ var ProtectedKeys = []string{
 	"bindAddress", "listenPort", "requestMemoryLimit", "serverChannelMaxIdleTimeSeconds", "frameMaxLength",
 	"aclEnable", "aclFile", "aclAnonymousRouteRead", "adminWhiteRemoteAddresses",
 	"httpBindAddress", "httpListenPort",
-	"maxConnections", "connectionOutboundSoftLimit", "connectionOutboundHardLimit",
+	"maxConnections", "connectionOutboundSoftLimit", "connectionOutboundHardLimit", "outboundMemoryLimit",
 	"minBrokerHeartbeatTimeoutMillis", "maxBrokerHeartbeatTimeoutMillis", "pauseDetectThresholdMillis",
 	"logFile", "logMaxSizeMB", "logMaxAgeDays", "logMaxBackups", // a log path set over the wire could overwrite any file
 	"readinessWarmUpMillis", "httpMaxConnections", "httpIdleTimeoutSeconds", "httpHeavyViewConcurrency",

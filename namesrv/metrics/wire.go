@@ -19,6 +19,8 @@ type ConnCounts struct {
 	Refused        uint64 // connections closed at once for being past the cap
 	OutboundPauses uint64 // times a connection was left unread because its peer did not read its answers
 	OutboundClosed uint64 // connections closed for holding more than connectionOutboundHardLimit
+	OutboundHeld   int64  // answer bytes all connections hold unwritten now, against outboundMemoryLimit
+	OutboundBusy   uint64 // worker answers replaced by SYSTEM_BUSY for outboundMemoryLimit
 }
 
 // ACLDenial is the refusals of one request class for one reason.
@@ -73,6 +75,8 @@ func (m *Metrics) registerWired(f factory, src Sources) {
 		pauses: desc("outbound_pauses_total",
 			"Times a connection's requests were left unread because its peer did not read its answers (connectionOutboundSoftLimit)."),
 		closed: desc("outbound_closed_connections_total", "Connections closed for holding more than connectionOutboundHardLimit of unread answers."),
+		held:   desc("outbound_held_bytes", "Answer bytes all connections hold unwritten now (worker answers queued and output buffers), against outboundMemoryLimit."),
+		busy:   desc("outbound_budget_refusals_total", "Worker answers replaced by SYSTEM_BUSY because all connections together held outboundMemoryLimit."),
 	})
 	f.reg.MustRegister(&aclCollector{read: src.ACL,
 		denials:  desc("acl_denials_total", "Requests refused NO_PERMISSION by the access checks, by request class and reason.", "class", "reason"),
@@ -132,8 +136,8 @@ func (m *Metrics) BrokerIDConflict(outcome string) {
 }
 
 type connCollector struct {
-	read                         func() ConnCounts
-	refused, max, pauses, closed *prometheus.Desc
+	read                                     func() ConnCounts
+	refused, max, pauses, closed, held, busy *prometheus.Desc
 }
 
 func (c *connCollector) Describe(ch chan<- *prometheus.Desc) {
@@ -141,6 +145,8 @@ func (c *connCollector) Describe(ch chan<- *prometheus.Desc) {
 	ch <- c.max
 	ch <- c.pauses
 	ch <- c.closed
+	ch <- c.held
+	ch <- c.busy
 }
 
 func (c *connCollector) Collect(ch chan<- prometheus.Metric) {
@@ -149,6 +155,8 @@ func (c *connCollector) Collect(ch chan<- prometheus.Metric) {
 	ch <- prometheus.MustNewConstMetric(c.max, prometheus.GaugeValue, float64(n.Max))
 	ch <- prometheus.MustNewConstMetric(c.pauses, prometheus.CounterValue, float64(n.OutboundPauses))
 	ch <- prometheus.MustNewConstMetric(c.closed, prometheus.CounterValue, float64(n.OutboundClosed))
+	ch <- prometheus.MustNewConstMetric(c.held, prometheus.GaugeValue, float64(n.OutboundHeld))
+	ch <- prometheus.MustNewConstMetric(c.busy, prometheus.CounterValue, float64(n.OutboundBusy))
 }
 
 type aclCollector struct {

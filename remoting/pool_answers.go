@@ -1,0 +1,225 @@
+package remoting
+
+import (
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/panjf2000/gnet/v2"
+	"github.com/sirupsen/logrus"
+)
+
+// DefaultOutboundMemoryFraction: the server-wide outbound budget defaults
+// to this fraction of RequestMemoryLimit (1 GiB / 4 = 256 MiB).
+const DefaultOutboundMemoryFraction = 4
+
+// remarkOutboundBudget is the remark of a worker answer refused for the
+// server-wide outbound budget; the code is SYSTEM_BUSY, as for a full pool.
+const remarkOutboundBudget = "[OVERLOAD]system busy, start flow control for a while (outbound memory budget reached)"
+
+// poolAnswer is one worker answer waiting for its connection's event loop.
+type poolAnswer struct {
+	frame, body []byte
+	done        func()
+}
+
+// poolAnswerQueue holds a gnet connection's worker answers until its event
+// loop writes them. Before it, gnet's AsyncWrite took every answer at once
+// into an unbounded task queue and then into the output buffer, past the
+// outbound limits (8 peers pipelining GET_NAMESRV_CONFIG and never reading
+// took the server from 15 to 752 MiB). Now an answer is counted against the
+// connection's hard limit and the server's outbound budget before it is
+// queued, and the loop moves answers into gnet's buffer only while that is
+// under the soft limit.
+type poolAnswerQueue struct {
+	mu    sync.Mutex
+	items []poolAnswer
+	// bytes is the size of items, changed under mu, read without it.
+	bytes atomic.Int64
+	// buffered mirrors gnet's OutboundBuffered as of the loop's last look,
+	// for the workers and the budget (gnet's own count is the loop's alone).
+	buffered atomic.Int64
+	// wake is set when the loop is woken for output only: the callback is
+	// not activity of the peer.
+	wake atomic.Bool
+	// listed says the connection is in the server's holding set.
+	listed atomic.Bool
+	// overflowed is set once the connection is being closed for the hard
+	// limit: later answers are dropped, and not counted again.
+	overflowed atomic.Bool
+}
+
+// queued is the bytes of the answers waiting in the queue.
+func (q *poolAnswerQueue) queued() int64 { return q.bytes.Load() }
+
+// held is what the connection holds of output: queued plus buffered.
+func (q *poolAnswerQueue) held() int64 { return q.bytes.Load() + q.buffered.Load() }
+
+// queuePoolAnswer hands a worker's answer (frame, then body when not nil)
+// to conn's event loop; done runs once, after the write or its refusal.
+// Past the server-wide budget the answer is replaced by a SYSTEM_BUSY one
+// (refuse); past the connection's hard limit the connection is closed. A
+// connection served outside gnet (TLS) writes as before.
+func (s *Server) queuePoolAnswer(conn *Conn, request, response *Command, frame, body []byte, done func()) error {
+	if conn.loop == nil {
+		return conn.asyncWrite(frame, body, done)
+	}
+	size := int64(len(frame) + len(body))
+	if !s.takeBudget(size) {
+		s.outbound.budgetRefused.Add(1)
+		refusal := s.busy(conn, request, "", "outbound memory budget reached, answering SYSTEM_BUSY")
+		refusal.Remark = remarkOutboundBudget
+		frame, body = s.appendResponse(nil, conn, request, refusal), nil
+		size = int64(len(frame))
+		s.outbound.total.Add(size) // a small answer, bounded by the connection's hard limit
+	}
+	q := &conn.poolOut
+	q.mu.Lock()
+	if conn.closed.Load() || q.overflowed.Load() {
+		q.mu.Unlock()
+		s.outbound.total.Add(-size)
+		done()
+		return ErrConnectionClosed
+	}
+	if held := q.held(); held+size > int64(s.cfg.OutboundHardLimit) {
+		q.overflowed.Store(true)
+		q.mu.Unlock()
+		s.outbound.total.Add(-size)
+		done()
+		s.closeOverHardLimit(conn, held+size)
+		return ErrConnectionClosed
+	}
+	wasEmpty := len(q.items) == 0
+	q.items = append(q.items, poolAnswer{frame: frame, body: body, done: done})
+	q.bytes.Add(size)
+	q.mu.Unlock()
+	conn.touch(time.Now())
+	s.listHolding(conn)
+	if wasEmpty {
+		q.wake.Store(true)
+		_ = conn.gnetConn.Wake(nil)
+	}
+	return nil
+}
+
+// takeBudget counts size against the server-wide outbound budget, false
+// (nothing counted) when it does not fit.
+func (s *Server) takeBudget(size int64) bool {
+	if s.outbound.total.Add(size) <= s.cfg.OutboundMemoryLimit {
+		return true
+	}
+	s.outbound.total.Add(-size)
+	return false
+}
+
+// closeOverHardLimit logs, counts and closes a connection holding more
+// than the hard limit; it runs on any goroutine.
+func (s *Server) closeOverHardLimit(conn *Conn, held int64) {
+	s.outbound.closed.Add(1)
+	s.outbound.log.warn(s.log, func() logrus.Fields {
+		return logrus.Fields{"conn": conn.id, "remote": conn.remoteAddr, "heldBytes": held,
+			"connectionOutboundHardLimit": s.cfg.OutboundHardLimit}
+	}, "peer does not read its answers: closing the connection", time.Now())
+	_ = conn.Close()
+}
+
+// drainPoolAnswers writes conn's queued worker answers while gnet's output
+// buffer is under the soft limit (all of them while the server drains, so
+// that a shutdown never waits for a peer that does not read). It runs on
+// the event loop.
+func (s *Server) drainPoolAnswers(conn *Conn, gnetConn gnet.Conn) {
+	q := &conn.poolOut
+	for {
+		if s.state.Load() == stateRunning && gnetConn.OutboundBuffered() >= s.cfg.OutboundSoftLimit {
+			return
+		}
+		q.mu.Lock()
+		if len(q.items) == 0 {
+			q.mu.Unlock()
+			return
+		}
+		next := q.items[0]
+		q.items[0] = poolAnswer{}
+		q.items = q.items[1:]
+		size := int64(len(next.frame) + len(next.body))
+		q.bytes.Add(-size)
+		q.mu.Unlock()
+		s.outbound.total.Add(-size)
+		if next.body == nil {
+			s.writeOut(conn, gnetConn, next.frame, nil)
+		} else {
+			s.writeOut(conn, gnetConn, next.frame, next.body)
+		}
+		s.noteBuffered(conn, gnetConn)
+		next.done()
+	}
+}
+
+// noteBuffered updates conn's mirror of gnet's output buffer and the
+// server-wide total, and keeps conn in the set the ticker looks at while
+// it holds output. A paused connection's unread requests count too: gnet
+// goes on reading its socket, and those bytes are held for its output
+// (16 peers pipelining without reading held 32 MiB of requests each). It
+// runs on the event loop.
+func (s *Server) noteBuffered(conn *Conn, gnetConn gnet.Conn) {
+	now := int64(gnetConn.OutboundBuffered())
+	if conn.outputPaused {
+		now += int64(gnetConn.InboundBuffered())
+	}
+	if old := conn.poolOut.buffered.Swap(now); old != now {
+		s.outbound.total.Add(now - old)
+	}
+	if now > 0 {
+		s.listHolding(conn)
+	} else if conn.poolOut.listed.Load() && conn.poolOut.held() == 0 {
+		conn.poolOut.listed.Store(false)
+		s.outbound.holding.Delete(conn.id)
+	}
+}
+
+// listHolding puts conn in the set of connections holding output.
+func (s *Server) listHolding(conn *Conn) {
+	if !conn.poolOut.listed.Load() {
+		conn.poolOut.listed.Store(true)
+		s.outbound.holding.Store(conn.id, conn)
+	}
+}
+
+// dropPoolAnswers forgets a closed connection's output: its queued answers
+// (their done called) and its share of the total. It runs on the event loop
+// after conn.closed is set.
+func (s *Server) dropPoolAnswers(conn *Conn) {
+	q := &conn.poolOut
+	q.mu.Lock()
+	items, bytes := q.items, q.bytes.Swap(0)
+	q.items = nil
+	q.mu.Unlock()
+	s.outbound.total.Add(-bytes - q.buffered.Swap(0))
+	s.outbound.holding.Delete(conn.id)
+	for _, item := range items {
+		item.done()
+	}
+}
+
+// wakeHolding asks the loop of every connection holding output to look at
+// it again: gnet calls no handler when a peer reads, and the mirror of its
+// buffer, which the budget counts, must follow.
+func (s *Server) wakeHolding() {
+	s.outbound.holding.Range(func(_, value any) bool {
+		conn := value.(*Conn)
+		conn.poolOut.wake.Store(true)
+		_ = conn.gnetConn.Wake(nil)
+		return true
+	})
+}
+
+// OutboundMemoryLimit is the server-wide outbound budget in force.
+func (s *Server) OutboundMemoryLimit() int64 { return s.cfg.OutboundMemoryLimit }
+
+// OutboundHeldBytes is the output all connections hold now: worker answers
+// queued plus gnet's output buffers as last seen, against OutboundMemoryLimit.
+func (s *Server) OutboundHeldBytes() int64 { return s.outbound.total.Load() }
+
+// OutboundBudgetRefusals counts the worker answers replaced by SYSTEM_BUSY
+// because the server-wide outbound budget was reached, since start.
+func (s *Server) OutboundBudgetRefusals() uint64 { return s.outbound.budgetRefused.Load() }

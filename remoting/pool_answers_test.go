@@ -1,0 +1,182 @@
+package remoting
+
+import (
+	"bytes"
+	"net"
+	"sync/atomic"
+	"testing"
+	"time"
+)
+
+// bigAnswerBody is the shared body of poolBigAnswer, 256 KiB: written as
+// header plus shared body, as the cached list answers are.
+var bigAnswerBody = bytes.Repeat([]byte{'t'}, 256<<10)
+
+// poolAnswerServer runs GET_ALL_TOPIC_LIST_FROM_NAMESERVER on a worker with
+// a 256 KiB answer, counting the calls, with small socket buffers so that
+// the kernel holds little of what a peer does not read. The handler waits
+// for release: a test lets every request reach the pool first, as happens
+// when they arrive in one read, so that no answer can pause the connection
+// before all its requests are taken.
+func poolAnswerServer(t *testing.T, cfg ServerConfig, calls *atomic.Int64, closed chan uint64, release chan struct{}) *Server {
+	cfg.NumEventLoops, cfg.SocketSendBuffer, cfg.SlowQueue = 1, 16<<10, 1000
+	return startServer(t, cfg, func(s *Server) {
+		s.Handle(GET_ALL_TOPIC_LIST_FROM_NAMESERVER, func(_ *Conn, req *Command) *Command {
+			<-release
+			calls.Add(1)
+			resp := NewResponse(req, SUCCESS, "")
+			resp.Body = bigAnswerBody
+			return resp
+		}, Slow())
+		s.Handle(GET_ROUTEINFO_BY_TOPIC, echoHandler)
+		if closed != nil {
+			s.OnClose(func(c *Conn) { closed <- c.ID() })
+		}
+	})
+}
+
+// dialSmallWindow dials with a small receive buffer, so a peer that does not
+// read leaves the answers in the server.
+func dialSmallWindow(t *testing.T, server *Server) *rawConn {
+	t.Helper()
+	peer := dialRaw(t, server)
+	_ = peer.conn.(*net.TCPConn).SetReadBuffer(16 << 10)
+	return peer
+}
+
+// waitOnPools waits until the server's connections have n requests on the
+// pools together.
+func waitOnPools(t *testing.T, server *Server, n int32) {
+	t.Helper()
+	deadline := time.Now().Add(waitLimit)
+	for {
+		var on int32
+		server.conns.Range(func(_, value any) bool {
+			on += value.(*Conn).onPools.Load()
+			return true
+		})
+		if on >= n {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%d of %d requests on the pools", on, n)
+		}
+		time.Sleep(2 * time.Millisecond)
+	}
+}
+
+// TestPoolAnswersToNonReaderCloseAtHardLimit: 100 worker answers of 256 KiB
+// (25 MiB) to a peer that pipelined them in one write and never reads. The
+// worker answers went past the outbound limits into gnet's buffer, and the
+// connection, never paused since its requests were all read at once, was
+// never looked at again: it stayed open holding all of them. Now each answer
+// counts against the hard limit (2 MiB) before it is queued, the connection
+// is closed there, what it held is released, and a peer on the same loop is
+// answered throughout.
+func TestPoolAnswersToNonReaderCloseAtHardLimit(t *testing.T) {
+	var calls atomic.Int64
+	closed := make(chan uint64, 4)
+	release := make(chan struct{})
+	server := poolAnswerServer(t, ServerConfig{OutboundSoftLimit: 64 << 10, OutboundHardLimit: 2 << 20}, &calls, closed, release)
+	var peak atomic.Int64
+	stop := make(chan struct{})
+	sampled := make(chan struct{})
+	go func() { // the held output, sampled: it must never pass the hard limit by more than one answer
+		defer close(sampled)
+		for {
+			if held := server.OutboundHeldBytes(); held > peak.Load() {
+				peak.Store(held)
+			}
+			select {
+			case <-stop:
+				return
+			case <-time.After(time.Millisecond):
+			}
+		}
+	}()
+	pipeliner := dialSmallWindow(t, server)
+	pipeliner.write(pipelinedCode(t, GET_ALL_TOPIC_LIST_FROM_NAMESERVER, 100))
+	waitOnPools(t, server, 100)
+	close(release)
+	other := dialRaw(t, server)
+	expectRoutesAnswered(t, other)
+	select {
+	case <-closed:
+	case <-time.After(waitLimit):
+		t.Fatalf("the peer that never reads was not closed (%d answers made, closed %d)", calls.Load(), server.OutboundClosedConnections())
+	}
+	deadline := time.Now().Add(waitLimit)
+	for server.OutboundHeldBytes() != 0 {
+		if time.Now().After(deadline) {
+			t.Fatalf("%d bytes still held after the close", server.OutboundHeldBytes())
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	close(stop)
+	<-sampled
+	if limit := int64(2<<20 + len(bigAnswerBody) + 1024); peak.Load() > limit {
+		t.Fatalf("held %d bytes at the peak, past the hard limit plus one answer (%d)", peak.Load(), limit)
+	}
+	if server.OutboundClosedConnections() != 1 {
+		t.Fatalf("closed %d connections for the hard limit, want 1", server.OutboundClosedConnections())
+	}
+	other.send(&Command{Code: GET_ROUTEINFO_BY_TOPIC, Opaque: 99, ExtFields: map[string]string{"echo": "after"}})
+	if resp := other.read(); resp.Remark != "after" {
+		t.Fatalf("after the close the other peer got %+v", resp)
+	}
+}
+
+// TestOutboundBudgetHoldsAcrossConnections: 4 peers each pipeline 10 worker
+// answers of 256 KiB (10 MiB in all) and read nothing until every answer is
+// made; each stays under its own hard limit (8 MiB), but the server-wide
+// budget is 2 MiB. The answers past it are SYSTEM_BUSY with the budget's
+// remark, every request is answered, and once the peers have read, the
+// budget is free again. Before, all 40 were queued (SUCCESS).
+func TestOutboundBudgetHoldsAcrossConnections(t *testing.T) {
+	var calls atomic.Int64
+	release := make(chan struct{})
+	// The soft limit (4 MiB) is above what one peer can hold here, so no
+	// connection is paused: a paused one past the budget would be closed
+	// (outputOverflow), and this test is about the refusals alone.
+	server := poolAnswerServer(t, ServerConfig{OutboundSoftLimit: 4 << 20, OutboundHardLimit: 8 << 20,
+		OutboundMemoryLimit: 2 << 20}, &calls, nil, release)
+	const peers, each = 4, 10
+	conns := make([]*rawConn, peers)
+	for i := range conns {
+		conns[i] = dialSmallWindow(t, server)
+		conns[i].write(pipelinedCode(t, GET_ALL_TOPIC_LIST_FROM_NAMESERVER, each))
+	}
+	waitOnPools(t, server, peers*each)
+	close(release)
+	deadline := time.Now().Add(waitLimit)
+	for calls.Load() < peers*each {
+		if time.Now().After(deadline) {
+			t.Fatalf("%d of %d answers made", calls.Load(), peers*each)
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	time.Sleep(50 * time.Millisecond) // the last answers reach their queues
+	var ok, busy int
+	for _, peer := range conns {
+		for range each {
+			switch resp := peer.read(); {
+			case resp.Code == SUCCESS && len(resp.Body) == len(bigAnswerBody):
+				ok++
+			case resp.Code == SYSTEM_BUSY && resp.Remark == remarkOutboundBudget:
+				busy++
+			default:
+				t.Fatalf("answer code %d remark %q, %d bytes", resp.Code, resp.Remark, len(resp.Body))
+			}
+		}
+	}
+	if busy == 0 || ok == 0 || uint64(busy) != server.OutboundBudgetRefusals() {
+		t.Fatalf("%d answered, %d refused for the budget (counted %d): want both, counted alike", ok, busy, server.OutboundBudgetRefusals())
+	}
+	if server.OutboundClosedConnections() != 0 {
+		t.Fatalf("%d connections closed, want none", server.OutboundClosedConnections())
+	}
+	conns[0].write(pipelinedCode(t, GET_ALL_TOPIC_LIST_FROM_NAMESERVER, 1))
+	if resp := conns[0].read(); resp.Code != SUCCESS {
+		t.Fatalf("after the peers read: code %d %q, want SUCCESS", resp.Code, resp.Remark)
+	}
+}
