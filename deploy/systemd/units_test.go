@@ -54,7 +54,7 @@ func readUnit(t *testing.T, file string) unit {
 // TestNameServerUnitIsHardened: its own user, no privilege gain, the system
 // read-only but its state folder, a file limit above maxConnections' default.
 func TestNameServerUnitIsHardened(t *testing.T) {
-	for _, file := range []string{"gonamesrv@.service", "gonamesrv-broker@.service"} {
+	for _, file := range []string{"gonamesrv.service", "gonamesrv@.service", "gonamesrv-broker@.service"} {
 		u := readUnit(t, file)
 		want := map[string]string{
 			"DynamicUser":     "yes",
@@ -75,16 +75,24 @@ func TestNameServerUnitIsHardened(t *testing.T) {
 			t.Errorf("%s: capabilities kept: %q", file, u.service["CapabilityBoundingSet"])
 		}
 	}
-	u := readUnit(t, "gonamesrv@.service")
-	// The folders namesrv writes (-data) and reads (-c) are the unit's own.
+	for _, file := range []string{"gonamesrv.service", "gonamesrv@.service"} {
+		checkNameServerFolders(t, file)
+	}
+}
+
+// checkNameServerFolders: the folders namesrv writes (-data) and reads (-c)
+// are the unit's own, and its file limit leaves room for maxConnections.
+func checkNameServerFolders(t *testing.T, file string) {
+	t.Helper()
+	u := readUnit(t, file)
 	exec := u.service["ExecStart"]
 	if !strings.Contains(exec, "-data /var/lib/"+u.service["StateDirectory"]) ||
 		!strings.Contains(exec, "-c /etc/"+u.service["ConfigurationDirectory"]+"/") {
-		t.Errorf("ExecStart %q does not use StateDirectory %s and ConfigurationDirectory %s",
-			exec, u.service["StateDirectory"], u.service["ConfigurationDirectory"])
+		t.Errorf("%s: ExecStart %q does not use StateDirectory %s and ConfigurationDirectory %s",
+			file, exec, u.service["StateDirectory"], u.service["ConfigurationDirectory"])
 	}
 	if nofile, err := strconv.Atoi(u.service["LimitNOFILE"]); err != nil || nofile < 50000+1024 {
-		t.Errorf("LimitNOFILE=%q leaves no room for maxConnections' default 50000", u.service["LimitNOFILE"])
+		t.Errorf("%s: LimitNOFILE=%q leaves no room for maxConnections' default 50000", file, u.service["LimitNOFILE"])
 	}
 }
 
@@ -96,10 +104,19 @@ func TestStopMatchesTheBinary(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	u := readUnit(t, "gonamesrv@.service")
+	for _, file := range []string{"gonamesrv.service", "gonamesrv@.service"} {
+		checkStop(t, file, src)
+	}
+}
+
+// checkStop: the unit's KillSignal is one cmd/namesrv (source src) stops
+// gracefully on, and TimeoutStopSec covers the whole graceful stop.
+func checkStop(t *testing.T, file string, src []byte) {
+	t.Helper()
+	u := readUnit(t, file)
 	sig := "syscall." + u.service["KillSignal"]
 	if !regexp.MustCompile(`signal\.Notify\([^)]*` + regexp.QuoteMeta(sig)).Match(src) {
-		t.Fatalf("cmd/namesrv does not stop gracefully on %s", sig)
+		t.Fatalf("%s: cmd/namesrv does not stop gracefully on %s", file, sig)
 	}
 	m := regexp.MustCompile(`shutdownTimeout = (\d+) \* time\.Second`).FindSubmatch(src)
 	if m == nil {
@@ -109,7 +126,7 @@ func TestStopMatchesTheBinary(t *testing.T) {
 	const goAwayDefault = 30 * time.Second // shutdownWaitTimeSeconds' default
 	stop, err := time.ParseDuration(u.service["TimeoutStopSec"])
 	if err != nil || stop < inFlight+goAwayDefault {
-		t.Errorf("TimeoutStopSec=%q, below the graceful stop's %s", u.service["TimeoutStopSec"], inFlight+goAwayDefault)
+		t.Errorf("%s: TimeoutStopSec=%q, below the graceful stop's %s", file, u.service["TimeoutStopSec"], inFlight+goAwayDefault)
 	}
 }
 
@@ -123,7 +140,7 @@ func TestSystemdAnalyzeVerify(t *testing.T) {
 	}
 	dir := t.TempDir()
 	binary := repo.Namesrv(t)
-	for file, instance := range map[string]string{"gonamesrv@.service": "gonamesrv@a.service", "gonamesrv-broker@.service": "gonamesrv-broker@a.service"} {
+	for file, instance := range map[string]string{"gonamesrv.service": "gonamesrv.service", "gonamesrv@.service": "gonamesrv@a.service", "gonamesrv-broker@.service": "gonamesrv-broker@a.service"} {
 		u := readUnit(t, file)
 		raw, err := os.ReadFile(file)
 		if err != nil {
