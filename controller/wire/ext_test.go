@@ -4,25 +4,35 @@ import (
 	"errors"
 	"reflect"
 	"testing"
+
+	"github.com/gonamesrv/gonamesrv/remoting"
 )
 
-func TestToExtUsesJavaNamesAndLeavesNullsOut(t *testing.T) {
-	got := ToExt(&RegisterBrokerResponse{ClusterName: "c", BrokerName: "b", MasterBrokerID: ptr(int64(1)),
+// The headers are read and written by remoting's header codec (rmq tags),
+// as the NameServer's are; these tests pin the controller's Java names and
+// null handling through it.
+
+func fromExt(m map[string]string, header any) error {
+	return remoting.DecodeHeader(&remoting.Command{ExtFields: m}, header)
+}
+
+func TestEncodeHeaderUsesJavaNamesAndLeavesNullsOut(t *testing.T) {
+	got := remoting.EncodeHeader(&RegisterBrokerResponse{ClusterName: "c", BrokerName: "b", MasterBrokerID: ptr(int64(1)),
 		MasterAddress: ptr("127.0.0.1:9000"), MasterEpoch: ptr(int32(2))})
 	want := map[string]string{"clusterName": "c", "brokerName": "b", "masterBrokerId": "1",
 		"masterAddress": "127.0.0.1:9000", "masterEpoch": "2"}
 	if !reflect.DeepEqual(got, want) {
 		t.Fatalf("got %v, want %v", got, want)
 	}
-	meta := ToExt(&GetMetaDataResponse{Group: "g", ControllerLeaderID: "n0", IsLeader: true, Peers: "n0:127.0.0.1:9877;"})
+	meta := remoting.EncodeHeader(&GetMetaDataResponse{Group: "g", ControllerLeaderID: "n0", IsLeader: true, Peers: "n0:127.0.0.1:9877;"})
 	if meta["isLeader"] != "true" || meta["controllerLeaderId"] != "n0" || meta["controllerLeaderAddress"] != "" {
 		t.Fatalf("metadata ext fields %v", meta)
 	}
 }
 
-func TestFromExtKeepsDefaultsAndParsesJavaValues(t *testing.T) {
+func TestDecodeHeaderKeepsDefaultsAndParsesJavaValues(t *testing.T) {
 	r := NewElectMasterRequest()
-	err := FromExt(map[string]string{"clusterName": "c", "brokerName": "b", "brokerId": "-1", "designateElect": "TRUE"}, r)
+	err := fromExt(map[string]string{"clusterName": "c", "brokerName": "b", "brokerId": "-1", "designateElect": "TRUE"}, r)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -30,7 +40,7 @@ func TestFromExtKeepsDefaultsAndParsesJavaValues(t *testing.T) {
 		t.Fatalf("got %+v", r)
 	}
 	hb := &BrokerHeartbeatRequest{}
-	if err := FromExt(map[string]string{"brokerName": "b", "epoch": "3", "maxOffset": "9000000000"}, hb); err != nil {
+	if err := fromExt(map[string]string{"brokerName": "b", "epoch": "3", "maxOffset": "9000000000"}, hb); err != nil {
 		t.Fatal(err)
 	}
 	if hb.BrokerID != nil || *hb.Epoch != 3 || *hb.MaxOffset != 9000000000 || hb.ElectionPriority != nil {
@@ -38,17 +48,17 @@ func TestFromExtKeepsDefaultsAndParsesJavaValues(t *testing.T) {
 	}
 }
 
-func TestFromExtRejectsMissingAndMalformedFields(t *testing.T) {
-	var missing *MissingFieldError
-	err := FromExt(map[string]string{"clusterName": "c"}, &ApplyBrokerIDRequest{})
-	if !errors.As(err, &missing) || missing.Field != "brokerName" {
+func TestDecodeHeaderRejectsMissingAndMalformedFields(t *testing.T) {
+	var missing *remoting.HeaderError
+	err := fromExt(map[string]string{"clusterName": "c"}, &ApplyBrokerIDRequest{})
+	if !errors.As(err, &missing) || !missing.Missing || missing.Field != "brokerName" {
 		t.Fatalf("missing field: got %v", err)
 	}
 	if err.Error() != "the custom field <brokerName> is null" {
 		t.Fatalf("remark %q", err)
 	}
-	err = FromExt(map[string]string{"brokerName": "b", "masterBrokerId": "1", "masterEpoch": "99999999999"}, &AlterSyncStateSetRequest{})
-	if err == nil || errors.As(err, &missing) {
+	err = fromExt(map[string]string{"brokerName": "b", "masterBrokerId": "1", "masterEpoch": "99999999999"}, &AlterSyncStateSetRequest{})
+	if !errors.As(err, &missing) || missing.Missing || missing.Field != "masterEpoch" {
 		t.Fatalf("an int32 overflow parsed: %v", err)
 	}
 }
@@ -72,7 +82,7 @@ func TestExtRoundTrip(t *testing.T) {
 	}
 	for _, h := range headers {
 		back := reflect.New(reflect.TypeOf(h).Elem()).Interface()
-		if err := FromExt(ToExt(h), back); err != nil {
+		if err := fromExt(remoting.EncodeHeader(h), back); err != nil {
 			t.Fatalf("%T: %v", h, err)
 		}
 		if !reflect.DeepEqual(h, back) {

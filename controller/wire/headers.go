@@ -7,25 +7,25 @@ package wire
 
 // AlterSyncStateSetRequest is CONTROLLER_ALTER_SYNC_STATE_SET's (1001) header.
 type AlterSyncStateSetRequest struct {
-	BrokerName     string `ext:"brokerName,required"`
-	MasterBrokerID int64  `ext:"masterBrokerId,required"`
-	MasterEpoch    int32  `ext:"masterEpoch,required"`
-	InvokeTime     int64  `ext:"invokeTime"`
+	BrokerName     string `rmq:"brokerName,required"`
+	MasterBrokerID int64  `rmq:"masterBrokerId,required"`
+	MasterEpoch    int32  `rmq:"masterEpoch,required"`
+	InvokeTime     int64  `rmq:"invokeTime"`
 }
 
 // AlterSyncStateSetResponse answers 1001.
 type AlterSyncStateSetResponse struct {
-	NewSyncStateSetEpoch int32 `ext:"newSyncStateSetEpoch"`
+	NewSyncStateSetEpoch int32 `rmq:"newSyncStateSetEpoch"`
 }
 
 // ElectMasterRequest is CONTROLLER_ELECT_MASTER's (1002) header; use
 // NewElectMasterRequest for Java's defaults.
 type ElectMasterRequest struct {
-	ClusterName    string `ext:"clusterName,required"`
-	BrokerName     string `ext:"brokerName,required"`
-	BrokerID       int64  `ext:"brokerId,required"`
-	DesignateElect bool   `ext:"designateElect,required"`
-	InvokeTime     int64  `ext:"invokeTime"`
+	ClusterName    string `rmq:"clusterName,required"`
+	BrokerName     string `rmq:"brokerName,required"`
+	BrokerID       int64  `rmq:"brokerId,required"`
+	DesignateElect bool   `rmq:"designateElect,required"`
+	InvokeTime     int64  `rmq:"invokeTime"`
 }
 
 // NewElectMasterRequest has Java's defaults: no broker (-1), not designated.
@@ -38,111 +38,111 @@ func (r *ElectMasterRequest) ControllerTriggered() bool { return r.BrokerID == -
 
 // ElectMasterResponse answers 1002.
 type ElectMasterResponse struct {
-	MasterBrokerID    *int64  `ext:"masterBrokerId"`
-	MasterAddress     *string `ext:"masterAddress"`
-	MasterEpoch       *int32  `ext:"masterEpoch"`
-	SyncStateSetEpoch *int32  `ext:"syncStateSetEpoch"`
+	MasterBrokerID    *int64  `rmq:"masterBrokerId"`
+	MasterAddress     *string `rmq:"masterAddress"`
+	MasterEpoch       *int32  `rmq:"masterEpoch"`
+	SyncStateSetEpoch *int32  `rmq:"syncStateSetEpoch"`
 }
 
 // RegisterBrokerRequest is CONTROLLER_REGISTER_BROKER's (1003) header
 // (Java's RegisterBrokerToControllerRequestHeader).
 type RegisterBrokerRequest struct {
-	ClusterName   string `ext:"clusterName"`
-	BrokerName    string `ext:"brokerName,required"`
-	BrokerID      int64  `ext:"brokerId,required"`
-	BrokerAddress string `ext:"brokerAddress,required"`
-	InvokeTime    int64  `ext:"invokeTime"`
+	ClusterName   string `rmq:"clusterName"`
+	BrokerName    string `rmq:"brokerName,required"`
+	BrokerID      int64  `rmq:"brokerId,required"`
+	BrokerAddress string `rmq:"brokerAddress,required"`
+	InvokeTime    int64  `rmq:"invokeTime"`
 }
 
 // RegisterBrokerResponse answers 1003; the master fields only when a master
 // exists and is alive.
 type RegisterBrokerResponse struct {
-	ClusterName       string  `ext:"clusterName"`
-	BrokerName        string  `ext:"brokerName"`
-	MasterBrokerID    *int64  `ext:"masterBrokerId"`
-	MasterAddress     *string `ext:"masterAddress"`
-	MasterEpoch       *int32  `ext:"masterEpoch"`
-	SyncStateSetEpoch *int32  `ext:"syncStateSetEpoch"`
+	ClusterName       string  `rmq:"clusterName"`
+	BrokerName        string  `rmq:"brokerName"`
+	MasterBrokerID    *int64  `rmq:"masterBrokerId"`
+	MasterAddress     *string `rmq:"masterAddress"`
+	MasterEpoch       *int32  `rmq:"masterEpoch"`
+	SyncStateSetEpoch *int32  `rmq:"syncStateSetEpoch"`
 }
 
 // GetReplicaInfoRequest is CONTROLLER_GET_REPLICA_INFO's (1004) header.
 type GetReplicaInfoRequest struct {
-	BrokerName string `ext:"brokerName,required"`
+	BrokerName string `rmq:"brokerName,required"`
 }
 
 // GetReplicaInfoResponse answers 1004.
 type GetReplicaInfoResponse struct {
-	MasterBrokerID *int64  `ext:"masterBrokerId"`
-	MasterAddress  *string `ext:"masterAddress"`
-	MasterEpoch    *int32  `ext:"masterEpoch"`
+	MasterBrokerID *int64  `rmq:"masterBrokerId"`
+	MasterAddress  *string `rmq:"masterAddress"`
+	MasterEpoch    *int32  `rmq:"masterEpoch"`
 }
 
 // GetMetaDataResponse answers CONTROLLER_GET_METADATA_INFO (1005), from any node.
 type GetMetaDataResponse struct {
-	Group                   string `ext:"group"`
-	ControllerLeaderID      string `ext:"controllerLeaderId"`
-	ControllerLeaderAddress string `ext:"controllerLeaderAddress"`
-	IsLeader                bool   `ext:"isLeader"`
-	Peers                   string `ext:"peers"`
+	Group                   string `rmq:"group"`
+	ControllerLeaderID      string `rmq:"controllerLeaderId"`
+	ControllerLeaderAddress string `rmq:"controllerLeaderAddress"`
+	IsLeader                bool   `rmq:"isLeader"`
+	Peers                   string `rmq:"peers"`
 }
 
 // CleanBrokerDataRequest is CLEAN_BROKER_DATA's (1011) header (Java's
 // CleanControllerBrokerDataRequestHeader).
 type CleanBrokerDataRequest struct {
-	ClusterName                string `ext:"clusterName"`
-	BrokerName                 string `ext:"brokerName,required"`
-	BrokerControllerIdsToClean string `ext:"brokerControllerIdsToClean"`
-	IsCleanLivingBroker        bool   `ext:"isCleanLivingBroker"`
-	InvokeTime                 int64  `ext:"invokeTime"`
+	ClusterName                string `rmq:"clusterName"`
+	BrokerName                 string `rmq:"brokerName,required"`
+	BrokerControllerIdsToClean string `rmq:"brokerControllerIdsToClean"`
+	IsCleanLivingBroker        bool   `rmq:"isCleanLivingBroker"`
+	InvokeTime                 int64  `rmq:"invokeTime"`
 }
 
 // GetNextBrokerIDRequest is CONTROLLER_GET_NEXT_BROKER_ID's (1012) header.
 type GetNextBrokerIDRequest struct {
-	ClusterName string `ext:"clusterName,required"`
-	BrokerName  string `ext:"brokerName,required"`
+	ClusterName string `rmq:"clusterName,required"`
+	BrokerName  string `rmq:"brokerName,required"`
 }
 
 // GetNextBrokerIDResponse answers 1012.
 type GetNextBrokerIDResponse struct {
-	ClusterName  string `ext:"clusterName"`
-	BrokerName   string `ext:"brokerName"`
-	NextBrokerID int64  `ext:"nextBrokerId"`
+	ClusterName  string `rmq:"clusterName"`
+	BrokerName   string `rmq:"brokerName"`
+	NextBrokerID int64  `rmq:"nextBrokerId"`
 }
 
 // ApplyBrokerIDRequest is CONTROLLER_APPLY_BROKER_ID's (1013) header; the
 // check code is "brokerAddr;epochMillis".
 type ApplyBrokerIDRequest struct {
-	ClusterName       string `ext:"clusterName,required"`
-	BrokerName        string `ext:"brokerName,required"`
-	AppliedBrokerID   int64  `ext:"appliedBrokerId,required"`
-	RegisterCheckCode string `ext:"registerCheckCode,required"`
+	ClusterName       string `rmq:"clusterName,required"`
+	BrokerName        string `rmq:"brokerName,required"`
+	AppliedBrokerID   int64  `rmq:"appliedBrokerId,required"`
+	RegisterCheckCode string `rmq:"registerCheckCode,required"`
 }
 
 // ApplyBrokerIDResponse answers 1013.
 type ApplyBrokerIDResponse struct {
-	ClusterName string `ext:"clusterName"`
-	BrokerName  string `ext:"brokerName"`
+	ClusterName string `rmq:"clusterName"`
+	BrokerName  string `rmq:"brokerName"`
 }
 
 // BrokerHeartbeatRequest is BROKER_HEARTBEAT's (904) header as a controller
 // reads it; absent numbers stay nil and take the heartbeat table's defaults.
 type BrokerHeartbeatRequest struct {
-	ClusterName           string `ext:"clusterName"`
-	BrokerAddr            string `ext:"brokerAddr"`
-	BrokerName            string `ext:"brokerName,required"`
-	BrokerID              *int64 `ext:"brokerId"`
-	Epoch                 *int32 `ext:"epoch"`
-	MaxOffset             *int64 `ext:"maxOffset"`
-	ConfirmOffset         *int64 `ext:"confirmOffset"`
-	HeartbeatTimeoutMills *int64 `ext:"heartbeatTimeoutMills"`
-	ElectionPriority      *int32 `ext:"electionPriority"`
+	ClusterName           string `rmq:"clusterName"`
+	BrokerAddr            string `rmq:"brokerAddr"`
+	BrokerName            string `rmq:"brokerName,required"`
+	BrokerID              *int64 `rmq:"brokerId"`
+	Epoch                 *int32 `rmq:"epoch"`
+	MaxOffset             *int64 `rmq:"maxOffset"`
+	ConfirmOffset         *int64 `rmq:"confirmOffset"`
+	HeartbeatTimeoutMills *int64 `rmq:"heartbeatTimeoutMills"`
+	ElectionPriority      *int32 `rmq:"electionPriority"`
 }
 
 // NotifyBrokerRoleChangedRequest is NOTIFY_BROKER_ROLE_CHANGED's (1008)
 // header, sent by the controller leader to live members after an election.
 type NotifyBrokerRoleChangedRequest struct {
-	MasterAddress     string `ext:"masterAddress"`
-	MasterEpoch       int32  `ext:"masterEpoch"`
-	SyncStateSetEpoch int32  `ext:"syncStateSetEpoch"`
-	MasterBrokerID    int64  `ext:"masterBrokerId"`
+	MasterAddress     string `rmq:"masterAddress"`
+	MasterEpoch       int32  `rmq:"masterEpoch"`
+	SyncStateSetEpoch int32  `rmq:"syncStateSetEpoch"`
+	MasterBrokerID    int64  `rmq:"masterBrokerId"`
 }
