@@ -7,7 +7,7 @@ BIN      ?= bin
 # races of its own (e2e runs them).
 RACE_PKGS = $(shell $(GO) list ./... | grep -v -e '/test$$' -e '/test/')
 
-.PHONY: build test unit e2e bench fuzz run lint monitoring-check deploy-check
+.PHONY: build test unit e2e bench fuzz run lint monitoring-check deploy-check docs
 
 # What -version prints and build_info carries (internal/buildinfo): the
 # toolchain's build info has no build time, and none of these when it does
@@ -83,6 +83,11 @@ fuzz:
 
 run:
 	$(GO) run ./cmd/namesrv $(ARGS)
+
+# docs/configuration.md from namesrv/config's key table (its test,
+# TestConfigurationDocIsGenerated, fails when the committed page differs).
+docs:
+	$(GO) run ./namesrv/config/gendoc -out docs/configuration.md
 
 lint:
 	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt needed: $$out"; exit 1; fi
