@@ -1,0 +1,170 @@
+package test
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/gonamesrv/gonamesrv/internal/nstest"
+)
+
+// runnableMarker, on the line before a ```sh fence, marks a block the docs
+// test runs (docs/operations.md, "Commands that run in a test").
+const runnableMarker = "<!-- runnable -->"
+
+// docBlock is one runnable block: where it is and what it says.
+type docBlock struct {
+	file   string // relative to the repository's root
+	line   int    // of the fence, 1-based
+	script string
+}
+
+// runnableBlocks are the marked blocks of README.md and docs/*.md, in file
+// order. A marker not followed by a ```sh fence, or a fence never closed,
+// fails the test: a typo must not turn a block silently off.
+func runnableBlocks(t *testing.T, root string) []docBlock {
+	t.Helper()
+	files, err := filepath.Glob(filepath.Join(root, "docs", "*.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	files = append([]string{filepath.Join(root, "README.md")}, files...)
+	var blocks []docBlock
+	for _, path := range files {
+		raw, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rel, _ := filepath.Rel(root, path)
+		lines := strings.Split(string(raw), "\n")
+		for i := 0; i < len(lines); i++ {
+			if line := strings.TrimSpace(lines[i]); line != runnableMarker {
+				if nearMarker.MatchString(line) {
+					t.Fatalf("%s:%d: %q is not the marker %q", rel, i+1, line, runnableMarker)
+				}
+				continue
+			}
+			if i+1 >= len(lines) || strings.TrimSpace(lines[i+1]) != "```sh" {
+				t.Fatalf("%s:%d: %s is not followed by a ```sh fence", rel, i+1, runnableMarker)
+			}
+			end := i + 2
+			for end < len(lines) && strings.TrimSpace(lines[end]) != "```" {
+				end++
+			}
+			if end >= len(lines) {
+				t.Fatalf("%s:%d: the runnable block is never closed", rel, i+2)
+			}
+			blocks = append(blocks, docBlock{file: rel, line: i + 2, script: strings.Join(lines[i+2:end], "\n")})
+			i = end
+		}
+	}
+	return blocks
+}
+
+// nearMarker is a marker spelt otherwise, which would silently leave its
+// block out.
+var nearMarker = regexp.MustCompile(`(?i)^<!--\s*runnable\s*-->$`)
+
+// leadingBin is a `bin/` that starts a path (not the tail of /usr/local/bin/).
+var leadingBin = regexp.MustCompile(`(^|[\s'"(=;|&])bin/`)
+
+// docSubstitutions turn a block's fixed addresses and folders into the test's.
+func docSubstitutions(script, addr, sideAddr, brokerPort, tmp string) string {
+	script = strings.NewReplacer("127.0.0.1:9876", addr, "127.0.0.1:9880", sideAddr, "listenPort=10911", "listenPort="+brokerPort,
+		"/tmp/", tmp+"/").Replace(script)
+	return leadingBin.ReplaceAllString(script, "${1}"+binDir+"/")
+}
+
+// TestDocsRunnableBlocks runs every runnable block of the README and docs/
+// against one fresh NameServer (remoting and side port on free loopback
+// ports, data in /tmp/ns-data/ of the block's folder), in file order, each
+// with bash -e -o pipefail from the repository's root: a command that fails,
+// or a pipeline whose grep finds nothing, fails its block.
+func TestDocsRunnableBlocks(t *testing.T) {
+	for _, tool := range []string{"bash", "curl", "make"} {
+		if _, err := exec.LookPath(tool); err != nil {
+			if os.Getenv("CI") != "" {
+				t.Fatalf("%s not found: the docs' blocks need it", tool)
+			}
+			t.Skipf("SKIPPED: %s not found, which the docs' blocks use", tool)
+		}
+	}
+	root, err := filepath.Abs("..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	blocks := runnableBlocks(t, root)
+	// The README's tour, operations (several), monitoring and configuration
+	// pages hold runnable blocks; far fewer means the marker stopped matching.
+	if len(blocks) < 8 {
+		t.Fatalf("only %d runnable blocks found", len(blocks))
+	}
+	base, ok := nstest.FreePorts(0, 4)
+	if !ok {
+		t.Fatal("no pair of free ports")
+	}
+	tmp := t.TempDir()
+	ns := startNamesrvIn(t, filepath.Join(tmp, "ns-data"), base, "-httpListenPort", strconv.Itoa(base+4))
+	sideAddr := fmt.Sprintf("127.0.0.1:%d", base+4)
+	for _, block := range blocks {
+		t.Run(fmt.Sprintf("%s:%d", block.file, block.line), func(t *testing.T) {
+			script := docSubstitutions(block.script, ns.Addr, sideAddr, strconv.Itoa(freePort(t)), tmp)
+			ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+			defer cancel()
+			cmd := exec.CommandContext(ctx, "bash", "-e", "-o", "pipefail", "-c", script)
+			cmd.Dir = root
+			cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+			cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
+			out, err := cmd.CombinedOutput()
+			// What a block started in the background (a broker) ends with it.
+			_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+			if err != nil {
+				t.Fatalf("block failed (%v):\n%s\noutput:\n%s", err, script, out)
+			}
+			t.Logf("output:\n%s", out)
+		})
+	}
+}
+
+// TestDocSubstitutions: the fixed addresses and folders a block names become
+// the test's, and only a leading bin/.
+func TestDocSubstitutions(t *testing.T) {
+	saved := binDir
+	binDir = "/B"
+	defer func() { binDir = saved }()
+	got := docSubstitutions("bin/mqadmin clusterList -n 127.0.0.1:9876 | grep x\ncurl http://127.0.0.1:9880/readyz; cp /tmp/a /usr/local/bin/\nX=bin/namesrv\nlistenPort=10911", "127.0.0.1:1", "127.0.0.1:5", "7", "/T")
+	want := "/B/mqadmin clusterList -n 127.0.0.1:1 | grep x\ncurl http://127.0.0.1:5/readyz; cp /T/a /usr/local/bin/\nX=/B/namesrv\nlistenPort=7"
+	if got != want {
+		t.Fatalf("got\n%s\nwant\n%s", got, want)
+	}
+}
+
+// TestReadmeListsEveryMakeTarget: the README's target table names every
+// target of the Makefile, as its first line promises.
+func TestReadmeListsEveryMakeTarget(t *testing.T) {
+	makefile, err := os.ReadFile("../Makefile")
+	if err != nil {
+		t.Fatal(err)
+	}
+	readme, err := os.ReadFile("../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	targets := regexp.MustCompile(`(?m)^([a-z][a-z0-9-]*):`).FindAllStringSubmatch(string(makefile), -1)
+	if len(targets) < 10 {
+		t.Fatalf("only %d targets found in the Makefile", len(targets))
+	}
+	for _, m := range targets {
+		if !regexp.MustCompile("(?m)^\\| `make "+regexp.QuoteMeta(m[1])+"[ `]").Match(readme) {
+			t.Errorf("the README's target table has no row for make %s", m[1])
+		}
+	}
+}
