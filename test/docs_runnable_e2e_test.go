@@ -7,11 +7,13 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
 	"testing"
 	"time"
+	"unicode"
 
 	"github.com/gonamesrv/gonamesrv/internal/nstest"
 )
@@ -163,8 +165,105 @@ func TestReadmeListsEveryMakeTarget(t *testing.T) {
 		t.Fatalf("only %d targets found in the Makefile", len(targets))
 	}
 	for _, m := range targets {
-		if !regexp.MustCompile("(?m)^\\| `make "+regexp.QuoteMeta(m[1])+"[ `]").Match(readme) {
+		if !regexp.MustCompile("(?m)^\\| `make " + regexp.QuoteMeta(m[1]) + "[ `]").Match(readme) {
 			t.Errorf("the README's target table has no row for make %s", m[1])
 		}
 	}
+}
+
+// pendingPages are linked from the tour but written on other branches (the
+// dashboard and controller work); a link to one is not yet an error. Empty
+// this once they are merged.
+var pendingPages = []string{"docs/dashboard.md", "docs/controller.md"}
+
+// markdownLink is a link outside code: [text](target).
+var markdownLink = regexp.MustCompile(`\]\(([^)\s]+)\)`)
+
+// TestDocsLinksResolve: every relative link of the README and docs/ names a
+// file that exists and, for a page, a heading it has (GitHub's anchors).
+func TestDocsLinksResolve(t *testing.T) {
+	root, err := filepath.Abs("..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	pages, _ := filepath.Glob(filepath.Join(root, "docs", "*.md"))
+	notes, _ := filepath.Glob(filepath.Join(root, "docs", "notes", "*.md"))
+	pages = append(append([]string{filepath.Join(root, "README.md")}, pages...), notes...)
+	checked := 0
+	for _, page := range pages {
+		raw, err := os.ReadFile(page)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rel, _ := filepath.Rel(root, page)
+		for _, m := range markdownLink.FindAllStringSubmatch(outsideFences(string(raw)), -1) {
+			target := m[1]
+			if strings.Contains(target, "://") || strings.HasPrefix(target, "mailto:") {
+				continue
+			}
+			path, anchor, _ := strings.Cut(target, "#")
+			file := page
+			if path != "" {
+				file = filepath.Join(filepath.Dir(page), path)
+			}
+			fileRel, _ := filepath.Rel(root, file)
+			if _, err := os.Stat(file); err != nil {
+				if !slices.Contains(pendingPages, fileRel) {
+					t.Errorf("%s: link %s: %s does not exist", rel, target, fileRel)
+				}
+				continue
+			}
+			checked++
+			if anchor != "" && strings.HasSuffix(file, ".md") && !slices.Contains(headingAnchors(t, file), anchor) {
+				t.Errorf("%s: link %s: %s has no heading #%s", rel, target, fileRel, anchor)
+			}
+		}
+	}
+	if checked < 50 {
+		t.Fatalf("only %d links checked", checked)
+	}
+}
+
+// outsideFences is a page without its fenced blocks.
+func outsideFences(page string) string {
+	var b strings.Builder
+	fenced := false
+	for _, line := range strings.Split(page, "\n") {
+		if strings.HasPrefix(line, "```") {
+			fenced = !fenced
+			continue
+		}
+		if !fenced {
+			b.WriteString(line + "\n")
+		}
+	}
+	return b.String()
+}
+
+// headingAnchors are the anchors GitHub gives a page's headings: lower
+// case, punctuation but - and _ dropped, spaces as -.
+func headingAnchors(t *testing.T, file string) []string {
+	t.Helper()
+	raw, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var anchors []string
+	for _, line := range strings.Split(outsideFences(string(raw)), "\n") {
+		heading, ok := strings.CutPrefix(strings.TrimLeft(line, "#"), " ")
+		if !ok || !strings.HasPrefix(line, "#") {
+			continue
+		}
+		var b strings.Builder
+		for _, r := range strings.ToLower(strings.TrimSpace(heading)) {
+			switch {
+			case r == ' ':
+				b.WriteRune('-')
+			case r == '-' || r == '_' || unicode.IsLetter(r) || unicode.IsDigit(r):
+				b.WriteRune(r)
+			}
+		}
+		anchors = append(anchors, b.String())
+	}
+	return anchors
 }
