@@ -24,7 +24,8 @@ build:
 	$(GO) build -ldflags "$(LDFLAGS)" -o $(BIN)/ ./cmd/...
 
 # Release archives: dist/gonamesrv-VERSION-linux-{amd64,arm64}.tar.gz (static
-# namesrv, broker, mqadmin and their READMEs) and dist/SHA256SUMS, then
+# namesrv, broker, mqadmin, their READMEs, LICENSE, CHANGELOG.md and docs/)
+# and dist/SHA256SUMS, then
 # checked (scripts/dist.sh: the sums verify, every binary is in each archive,
 # static, for its architecture, and prints VERSION on -version).
 .PHONY: dist
