@@ -16,17 +16,23 @@ import (
 	"unicode"
 
 	"github.com/gonamesrv/gonamesrv/internal/nstest"
+	"github.com/gonamesrv/gonamesrv/internal/testcerts"
 )
 
-// runnableMarker, on the line before a ```sh fence, marks a block the docs
-// test runs (docs/operations.md, "Commands that run in a test").
-const runnableMarker = "<!-- runnable -->"
+// The markers, on the line before a ```sh fence, of the blocks the docs test
+// runs (docs/operations.md, "Commands that run in a test"): against a plain
+// NameServer, or against one with ACL and TLS on (the secure profile).
+const (
+	runnableMarker       = "<!-- runnable -->"
+	runnableSecureMarker = "<!-- runnable secure -->"
+)
 
 // docBlock is one runnable block: where it is and what it says.
 type docBlock struct {
 	file   string // relative to the repository's root
 	line   int    // of the fence, 1-based
 	script string
+	secure bool // for the NameServer with ACL and TLS
 }
 
 // runnableBlocks are the marked blocks of README.md and docs/*.md, in file
@@ -48,14 +54,15 @@ func runnableBlocks(t *testing.T, root string) []docBlock {
 		rel, _ := filepath.Rel(root, path)
 		lines := strings.Split(string(raw), "\n")
 		for i := 0; i < len(lines); i++ {
-			if line := strings.TrimSpace(lines[i]); line != runnableMarker {
+			line := strings.TrimSpace(lines[i])
+			if line != runnableMarker && line != runnableSecureMarker {
 				if nearMarker.MatchString(line) {
-					t.Fatalf("%s:%d: %q is not the marker %q", rel, i+1, line, runnableMarker)
+					t.Fatalf("%s:%d: %q is neither %q nor %q", rel, i+1, line, runnableMarker, runnableSecureMarker)
 				}
 				continue
 			}
 			if i+1 >= len(lines) || strings.TrimSpace(lines[i+1]) != "```sh" {
-				t.Fatalf("%s:%d: %s is not followed by a ```sh fence", rel, i+1, runnableMarker)
+				t.Fatalf("%s:%d: %s is not followed by a ```sh fence", rel, i+1, line)
 			}
 			end := i + 2
 			for end < len(lines) && strings.TrimSpace(lines[end]) != "```" {
@@ -64,7 +71,8 @@ func runnableBlocks(t *testing.T, root string) []docBlock {
 			if end >= len(lines) {
 				t.Fatalf("%s:%d: the runnable block is never closed", rel, i+2)
 			}
-			blocks = append(blocks, docBlock{file: rel, line: i + 2, script: strings.Join(lines[i+2:end], "\n")})
+			blocks = append(blocks, docBlock{file: rel, line: i + 2, script: strings.Join(lines[i+2:end], "\n"),
+				secure: line == runnableSecureMarker})
 			i = end
 		}
 	}
@@ -73,7 +81,7 @@ func runnableBlocks(t *testing.T, root string) []docBlock {
 
 // nearMarker is a marker spelt otherwise, which would silently leave its
 // block out.
-var nearMarker = regexp.MustCompile(`(?i)^<!--\s*runnable\s*-->$`)
+var nearMarker = regexp.MustCompile(`(?i)^<!--\s*runnable\b.*-->$`)
 
 // leadingBin is a `bin/` that starts a path (not the tail of /usr/local/bin/).
 var leadingBin = regexp.MustCompile(`(^|[\s'"(=;|&])bin/`)
@@ -109,16 +117,24 @@ func TestDocsRunnableBlocks(t *testing.T) {
 	if len(blocks) < 8 {
 		t.Fatalf("only %d runnable blocks found", len(blocks))
 	}
-	base, ok := nstest.FreePorts(0, 4)
-	if !ok {
-		t.Fatal("no pair of free ports")
-	}
 	tmp := t.TempDir()
-	ns := startNamesrvIn(t, filepath.Join(tmp, "ns-data"), base, "-httpListenPort", strconv.Itoa(base+4))
-	sideAddr := fmt.Sprintf("127.0.0.1:%d", base+4)
+	plain := startDocsNamesrv(t, filepath.Join(tmp, "ns-data"))
+	var secure *docsNamesrv
+	for _, block := range blocks {
+		if block.secure && secure == nil {
+			secure = startSecureDocsNamesrv(t, root, tmp)
+		}
+	}
+	if secure == nil {
+		t.Fatal("no block is marked for the secure profile: security.md lost its runnable blocks")
+	}
 	for _, block := range blocks {
 		t.Run(fmt.Sprintf("%s:%d", block.file, block.line), func(t *testing.T) {
-			script := docSubstitutions(block.script, ns.Addr, sideAddr, strconv.Itoa(freePort(t)), tmp)
+			ns := plain
+			if block.secure {
+				ns = secure
+			}
+			script := docSubstitutions(block.script, ns.Addr, ns.side, strconv.Itoa(freePort(t)), tmp)
 			ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 			defer cancel()
 			cmd := exec.CommandContext(ctx, "bash", "-e", "-o", "pipefail", "-c", script)
@@ -134,6 +150,67 @@ func TestDocsRunnableBlocks(t *testing.T) {
 			t.Logf("output:\n%s", out)
 		})
 	}
+}
+
+// docsNamesrv is a NameServer the blocks run against, with its side port.
+type docsNamesrv struct {
+	*process
+	side string // host:port of the HTTP side port
+}
+
+// startDocsNamesrv starts the plain NameServer: data in dataDir, the side
+// port at listenPort + 4 as by default.
+func startDocsNamesrv(t *testing.T, dataDir string, extra ...string) *docsNamesrv {
+	t.Helper()
+	base, ok := nstest.FreePorts(0, 4)
+	if !ok {
+		t.Fatal("no pair of free ports")
+	}
+	ns := startNamesrvIn(t, dataDir, base, append([]string{"-httpListenPort", strconv.Itoa(base + 4)}, extra...)...)
+	return &docsNamesrv{process: ns, side: fmt.Sprintf("127.0.0.1:%d", base+4)}
+}
+
+// startSecureDocsNamesrv starts the NameServer of the secure profile:
+// aclEnable with the accounts file docs/security.md shows for it in
+// /tmp/plain_acl.yml, tls.server.mode=enforcing with a
+// throwaway CA's certificates in /tmp/certs/ (ca.pem, server.pem,
+// server.key, client.pem, client.key; the server's names 127.0.0.1), so both
+// ports speak TLS only.
+func startSecureDocsNamesrv(t *testing.T, root, tmp string) *docsNamesrv {
+	t.Helper()
+	certDir := filepath.Join(tmp, "certs")
+	if err := os.MkdirAll(certDir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	certs, err := testcerts.Write(certDir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	accounts := filepath.Join(tmp, "plain_acl.yml")
+	if err := os.WriteFile(accounts, []byte(secureProfileAccounts(t, root)), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return startDocsNamesrv(t, filepath.Join(tmp, "ns-secure-data"), "-aclEnable", "-aclFile", accounts,
+		"-tls.server.mode", "enforcing", "-tls.server.certPath", certs.ServerCert, "-tls.server.keyPath", certs.ServerKey)
+}
+
+// accountsMarker precedes the yaml block of docs/security.md that is the
+// secure profile's accounts file.
+const accountsMarker = "<!-- accounts of the secure profile -->"
+
+// secureProfileAccounts is that block.
+func secureProfileAccounts(t *testing.T, root string) string {
+	t.Helper()
+	raw, err := os.ReadFile(filepath.Join(root, "docs", "security.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, after, ok := strings.Cut(string(raw), accountsMarker+"\n```yaml\n")
+	body, _, closed := strings.Cut(after, "\n```")
+	if !ok || !closed {
+		t.Fatalf("docs/security.md has no yaml block after %s", accountsMarker)
+	}
+	return body + "\n"
 }
 
 // TestDocSubstitutions: the fixed addresses and folders a block names become
