@@ -85,11 +85,26 @@ func changes(key string) string {
 	}
 }
 
+// javaElsewhere are the Go additions to NamesrvConfig and NettyServerConfig
+// that Java has under the same name elsewhere: its TLS settings (tls.*,
+// TlsSystemConfig) and the frame limit (a JVM property).
+var javaElsewhere = map[string]string{
+	"tls.":           "Java (TLS setting)",
+	"frameMaxLength": "Java (JVM property)",
+}
+
+// from says where a key comes from: Java's config classes, another Java
+// setting of that name, or a Go addition.
 func from(key string) string {
-	if config.IsExtension(key) {
-		return "Go"
+	if !config.IsExtension(key) {
+		return "Java"
 	}
-	return "Java"
+	for name, origin := range javaElsewhere {
+		if key == name || (strings.HasSuffix(name, ".") && strings.HasPrefix(key, name)) {
+			return origin
+		}
+	}
+	return "Go"
 }
 
 // group writes n with thousands separators, as the rest of the docs do.

@@ -90,3 +90,12 @@ func firstDiffLine(a, b string) int {
 	}
 	return min(len(la), len(lb)) + 1
 }
+
+func TestFromNamesJavasOtherSettings(t *testing.T) {
+	for key, want := range map[string]string{"listenPort": "Java", "tls.server.mode": "Java (TLS setting)",
+		"frameMaxLength": "Java (JVM property)", "requestMemoryLimit": "Go"} {
+		if got := from(key); got != want {
+			t.Errorf("from(%s) = %q, want %q", key, got, want)
+		}
+	}
+}
