@@ -29,9 +29,9 @@ type frameProgress struct {
 	// seq numbers the connection's large frames; grewNanos is when the
 	// current one last grew (0: none being read); filled and size its bytes
 	// received and expected.
-	seq                   atomic.Uint64
-	grewNanos             atomic.Int64
-	filled, size          atomic.Int64
+	seq          atomic.Uint64
+	grewNanos    atomic.Int64
+	filled, size atomic.Int64
 	// the rate window, the ticker goroutine's only: the frame it belongs
 	// to, when it began and the bytes received then.
 	windowSeq             uint64
