@@ -57,7 +57,7 @@ func TestFrameRateVerdicts(t *testing.T) {
 // before the idle timeout), counted as stalled, its memory given back; a
 // connection sending a whole frame meanwhile is answered.
 func TestAStalledLargeFrameClosesItsConnection(t *testing.T) {
-	server, gate := shareServer(t, ServerConfig{LargeFrameStallTimeout: 200 * time.Millisecond})
+	server, gate := gatedServerWith(t, ServerConfig{LargeFrameStallTimeout: 200 * time.Millisecond})
 	close(gate)
 	frame := mustEncode(t, bodyRequest(REGISTER_BROKER, 1, 1<<20))
 	stalled := dialRaw(t, server)
@@ -76,7 +76,7 @@ func TestAStalledLargeFrameClosesItsConnection(t *testing.T) {
 // frame from stalling, but at well under 1 MiB/s over a 300 ms window it is
 // too slow: closed, counted as slow.
 func TestATricklingLargeFrameClosesItsConnection(t *testing.T) {
-	server, _ := shareServer(t, ServerConfig{LargeFrameStallTimeout: 300 * time.Millisecond, LargeFrameMinRate: 1 << 20})
+	server, _ := gatedServerWith(t, ServerConfig{LargeFrameStallTimeout: 300 * time.Millisecond, LargeFrameMinRate: 1 << 20})
 	frame := mustEncode(t, bodyRequest(REGISTER_BROKER, 1, 2<<20))
 	peer := dialRaw(t, server)
 	peer.write(frame[:100<<10])

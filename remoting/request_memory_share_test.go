@@ -6,38 +6,12 @@ import (
 	"time"
 )
 
-// shareServer is gatedServer with the request memory rules of cfg and a
-// BROKER_HEARTBEAT handler that marks its connection a broker's.
-func shareServer(t *testing.T, cfg ServerConfig) (*Server, chan struct{}) {
-	gate := make(chan struct{})
-	server := startServer(t, cfg, func(s *Server) {
-		s.Handle(REGISTER_BROKER, func(_ *Conn, req *Command) *Command {
-			<-gate
-			req.ReleaseBody()
-			return NewResponse(req, SUCCESS, req.ExtFields["echo"])
-		}, Slow())
-		s.Handle(BROKER_HEARTBEAT, func(conn *Conn, req *Command) *Command {
-			s.MarkBroker(conn)
-			return NewResponse(req, SUCCESS, req.ExtFields["echo"])
-		})
-		s.Handle(GET_ROUTEINFO_BY_TOPIC, echoHandler)
-	})
-	t.Cleanup(func() {
-		select {
-		case <-gate:
-		default:
-			close(gate)
-		}
-	})
-	return server, gate
-}
-
 // TestAPartialSmallFrameCountsFromItsFirstByte: 30 KiB of a 40 KiB frame
 // count against the request memory while the rest is awaited, as frames
 // arriving, and are given back once the frame is whole and answered, and
 // when its peer goes away.
 func TestAPartialSmallFrameCountsFromItsFirstByte(t *testing.T) {
-	server, _ := shareServer(t, ServerConfig{})
+	server, _ := gatedServerWith(t, ServerConfig{})
 	frame := mustEncode(t, bodyRequest(GET_ROUTEINFO_BY_TOPIC, 1, 40<<10))
 	peer := dialRaw(t, server)
 	peer.write(frame[:30<<10])
@@ -65,7 +39,7 @@ func TestAPartialSmallFrameCountsFromItsFirstByte(t *testing.T) {
 // while a connection that registered a broker still gets a 500 KiB frame
 // taken and answered, not SYSTEM_BUSY.
 func TestStrangersStopShortOfTheBrokerHeadroom(t *testing.T) {
-	server, gate := shareServer(t, ServerConfig{RequestMemoryLimit: 1 << 20, RequestMemoryBrokerHeadroom: 512 << 10})
+	server, gate := gatedServerWith(t, ServerConfig{RequestMemoryLimit: 1 << 20, RequestMemoryBrokerHeadroom: 512 << 10})
 	broker := dialRaw(t, server) // connected first: the strangers are classified as they open, before it registers
 	partial := mustEncode(t, bodyRequest(GET_ROUTEINFO_BY_TOPIC, 2, 50<<10))[:40<<10]
 	strangers := make([]*rawConn, 20)
@@ -99,7 +73,7 @@ func TestStrangersStopShortOfTheBrokerHeadroom(t *testing.T) {
 // one is answered SYSTEM_BUSY on the same connection, while another
 // stranger's is taken.
 func TestAStrangerStopsAtItsShare(t *testing.T) {
-	server, gate := shareServer(t, ServerConfig{MaxFrameSize: 256 << 10, RequestMemoryPerStranger: 256 << 10})
+	server, gate := gatedServerWith(t, ServerConfig{MaxFrameSize: 256 << 10, RequestMemoryPerStranger: 256 << 10})
 	first, second := dialRaw(t, server), dialRaw(t, server)
 	first.send(bodyRequest(REGISTER_BROKER, 1, 200<<10))
 	one := mustFrameSize(t, bodyRequest(REGISTER_BROKER, 1, 200<<10))
@@ -154,7 +128,7 @@ func TestKnownBrokerAddressesAreRememberedForAWhile(t *testing.T) {
 // TestAConnectionFromAKnownBrokerAddressIsKnown: after a broker registered
 // from 127.0.0.1, a new connection from there is a known broker's.
 func TestAConnectionFromAKnownBrokerAddressIsKnown(t *testing.T) {
-	server, _ := shareServer(t, ServerConfig{})
+	server, _ := gatedServerWith(t, ServerConfig{})
 	stranger := dialRaw(t, server)
 	stranger.send(bodyRequest(GET_ROUTEINFO_BY_TOPIC, 1, 10))
 	expectAnswer(t, stranger, 1, SUCCESS, "1")

@@ -14,7 +14,22 @@ func TestFrameCountsExported(t *testing.T) {
 	src.Frames = func() FrameCounts {
 		return FrameCounts{Arriving: 7, Closes: map[string]uint64{"stalled": 1, "slow": 2, "memory": 3}}
 	}
-	m := New(src, nil, time.Now())
+	got := gathered(t, New(src, nil, time.Now()))
+	want := map[string]float64{"request_memory_arriving_bytes": 7}
+	for i, reason := range remoting.FrameCloseReasons {
+		want["frame_closes_total/"+reason] = float64(i + 1)
+	}
+	for name, value := range want {
+		if v, ok := got[Namespace+"_"+name]; !ok || v != value {
+			t.Errorf("%s_%s = %v (%v), want %v", Namespace, name, v, ok, value)
+		}
+	}
+}
+
+// gathered is every counter and gauge m exports, by name, a labelled
+// series under its name and its label values ("name/value").
+func gathered(t *testing.T, m *Metrics) map[string]float64 {
+	t.Helper()
 	families, err := m.Registry.Gather()
 	if err != nil {
 		t.Fatal(err)
@@ -33,13 +48,5 @@ func TestFrameCountsExported(t *testing.T) {
 			}
 		}
 	}
-	want := map[string]float64{"request_memory_arriving_bytes": 7}
-	for i, reason := range remoting.FrameCloseReasons {
-		want["frame_closes_total/"+reason] = float64(i + 1)
-	}
-	for name, value := range want {
-		if v, ok := got[Namespace+"_"+name]; !ok || v != value {
-			t.Errorf("%s_%s = %v (%v), want %v", Namespace, name, v, ok, value)
-		}
-	}
+	return got
 }
