@@ -57,7 +57,8 @@ func TestFloodIdleRequestMemory(t *testing.T) {
 		"-requestMemoryLimit 67108864 -largeFrameStallTimeoutMillis 2000; from 127.0.0.2-201: 16 connections each sending 4 MiB of a 6 MB REGISTER_BROKER and stalling (a new one when closed), 1,000 connections each holding 60,000 bytes of a 65,000-byte frame; a known broker registering 2 MB (10,000 topics) every 200 ms from 127.0.0.1")
 	httpPort := freePort(t)
 	base := "http://127.0.0.1:" + strconv.Itoa(httpPort)
-	var regOK, regBusy, regOther, stalledSent, smallHeld atomic.Int64
+	var registrations registrationTally
+	var stalledSent, smallHeld atomic.Int64
 	var peakHeld, peakArriving atomic.Int64
 	var closesStalled, closesSlow, closesMemory float64
 	floodWith(t, r, nsOptions{extra: []string{"-httpListenPort", strconv.Itoa(httpPort), "-requestMemoryLimit", strconv.Itoa(limit),
@@ -137,16 +138,7 @@ func TestFloodIdleRequestMemory(t *testing.T) {
 			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 			resp, err := client.Invoke(ctx, known.RequestWith(body))
 			cancel()
-			switch {
-			case err != nil:
-				regOther.Add(1)
-			case resp.Code == remoting.SUCCESS:
-				regOK.Add(1)
-			case resp.Code == remoting.SYSTEM_BUSY:
-				regBusy.Add(1)
-			default:
-				regOther.Add(1)
-			}
+			registrations.count(resp, err)
 		})
 		closesStalled = scrapeMetric(base, "rocketmq_namesrv_frame_closes_total", `reason="stalled"`)
 		closesSlow = scrapeMetric(base, "rocketmq_namesrv_frame_closes_total", `reason="slow"`)
@@ -156,15 +148,15 @@ func TestFloodIdleRequestMemory(t *testing.T) {
 		}
 		wg.Wait()
 	})
-	r.figure(t, "known broker's 2 MB registrations answered 0 / SYSTEM_BUSY / other or error", fmt.Sprintf("%d / %d / %d", regOK.Load(), regBusy.Load(), regOther.Load()))
+	r.figure(t, "known broker's 2 MB registrations answered 0 / SYSTEM_BUSY / other or error", registrations.String())
 	r.figure(t, "stalled 4 MiB frames sent / connections closed as stalled, slow, for memory",
 		fmt.Sprintf("%d / %.0f, %.0f, %.0f", stalledSent.Load(), closesStalled, closesSlow, closesMemory))
 	r.figure(t, "partial small frames sent", fmt.Sprint(smallHeld.Load()))
 	r.figure(t, "request memory peak / of it frames still arriving (limit 64 MiB, strangers stop at 48 MiB)",
 		fmt.Sprintf("%d MiB / %d MiB", peakHeld.Load()>>20, peakArriving.Load()>>20))
 	r.observe(t, "the strangers' frames counted from their first byte and stopped at the limit minus the broker headroom; stalled large frames closed after largeFrameStallTimeoutMillis; the known broker's registrations were taken throughout")
-	if regOK.Load() == 0 || regBusy.Load() > 0 {
-		t.Errorf("the known broker's registrations: %d taken, %d answered SYSTEM_BUSY; want all taken", regOK.Load(), regBusy.Load())
+	if registrations.ok.Load() == 0 || registrations.busy.Load() > 0 {
+		t.Errorf("the known broker's registrations answered 0 / SYSTEM_BUSY / other: %s; want all taken", registrations.String())
 	}
 	if closesStalled < 16 {
 		t.Errorf("%.0f connections closed as stalled, want the 16 stalled frames' at least", closesStalled)
