@@ -112,7 +112,7 @@ func TestFloodIdleRequestMemory(t *testing.T) {
 		}
 		var smalls []net.Conn
 		for i := range 1000 {
-			if c, err := localDialer(16 + i).Dial("tcp", addr); err == nil {
+			if c, err := localDialer(16+i).Dial("tcp", addr); err == nil {
 				if _, err := c.Write(small[:60_000]); err == nil {
 					smallHeld.Add(1)
 				}
