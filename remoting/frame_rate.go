@@ -91,12 +91,31 @@ func (p *frameProgress) verdict(now time.Time, timeout time.Duration, minRate in
 	return closeReasons
 }
 
+// excuse restarts the frame's clocks at now: its bytes wait in the socket
+// because the server stopped reading it, not because the peer stalled.
+// Ticker goroutine only; a frame that ended meanwhile stays ended.
+func (p *frameProgress) excuse(now time.Time) {
+	if grew := p.grewNanos.Load(); grew != 0 {
+		p.grewNanos.CompareAndSwap(grew, now.UnixNano())
+	}
+	p.windowSeq, p.windowStart, p.windowAt = p.seq.Load(), now.UnixNano(), p.filled.Load()
+}
+
 // checkFrameRate closes conn when its large frame stalled or is too slow
 // (see verdict); it runs on the ticker goroutine, and only asks gnet to
-// close: the event loop does the rest (OnClose gives the memory back).
+// close: the event loop does the rest (OnClose gives the memory back). A
+// connection left unread for its unread answers (outbound_limit.go) is
+// excused: the server, not its peer, stopped the frame.
 func (s *Server) checkFrameRate(conn *Conn, now time.Time) {
 	reason := conn.progress.verdict(now, s.cfg.LargeFrameStallTimeout, s.cfg.LargeFrameMinRate)
-	if reason == closeReasons || !conn.idleClosing.CompareAndSwap(false, true) {
+	if reason == closeReasons {
+		return
+	}
+	if _, paused := s.outbound.paused.Load(conn.id); paused {
+		conn.progress.excuse(now)
+		return
+	}
+	if !conn.idleClosing.CompareAndSwap(false, true) {
 		return
 	}
 	s.frameCloses[reason].Add(1)

@@ -34,6 +34,14 @@ func TestFrameRateVerdicts(t *testing.T) {
 		t.Fatalf("no byte for 10 s: %d, want stalled", v)
 	}
 
+	p.excuse(at(30 * time.Second)) // left unread by the server meanwhile: the clocks start again
+	if v := p.verdict(at(39*time.Second), timeout, rate); v != closeReasons {
+		t.Fatalf("after the excuse: %d", v)
+	}
+	if v := p.verdict(at(40*time.Second), timeout, rate); v != closeStalled {
+		t.Fatalf("no byte for 10 s after the excuse: %d, want stalled", v)
+	}
+
 	var tail frameProgress // a frame lacking less than a window's worth needs only that
 	tail.started(5000, start)
 	tail.grew(4000, start)
