@@ -187,6 +187,7 @@ func (s *Server) overMemory(conn *Conn, a *frameAssembly) error {
 	headerEnd := bodyOffset(a.frame)
 	if a.filled < headerEnd {
 		s.abandonLargeFrame(conn, a)
+		s.frameCloses[closeMemory].Add(1)
 		return fmt.Errorf("frame of %d bytes with a header of %d: %w", a.size, headerEnd, ErrRequestMemory)
 	}
 	header := bytes.Clone(a.frame[:headerEnd])

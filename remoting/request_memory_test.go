@@ -121,6 +121,9 @@ func TestAHeaderPastTheMemoryLimitClosesTheConnection(t *testing.T) {
 	req := NewRequest(REGISTER_BROKER, map[string]string{"echo": strings.Repeat("x", 200<<10)}, nil)
 	peer.write(mustEncode(t, req)[:100<<10])
 	peer.expectClosed()
+	if closes := server.FrameCloses(); closes[closeMemory] != 1 {
+		t.Fatalf("closes %v, want one for memory", closes)
+	}
 	other := dialRaw(t, server)
 	other.send(bodyRequest(GET_ROUTEINFO_BY_TOPIC, 7, 10))
 	expectAnswer(t, other, 7, SUCCESS, "7")
