@@ -158,8 +158,8 @@ func TestFloodIdleRequestMemory(t *testing.T) {
 	if registrations.ok.Load() == 0 || registrations.busy.Load() > 0 {
 		t.Errorf("the known broker's registrations answered 0 / SYSTEM_BUSY / other: %s; want all taken", registrations.String())
 	}
-	if closesStalled < 16 {
-		t.Errorf("%.0f connections closed as stalled, want the 16 stalled frames' at least", closesStalled)
+	if closesStalled+closesSlow < 16 {
+		t.Errorf("%.0f connections closed as stalled or slow, want the 16 stalled frames' at least", closesStalled+closesSlow)
 	}
 	if peakArriving.Load() <= 0 {
 		t.Errorf("frames arriving peaked at %d bytes: the partial frames were not counted", peakArriving.Load())
