@@ -61,6 +61,11 @@ var bounds = map[string]bound{
 	"logMaxAgeDays":                        {0, 36_500},
 	"logMaxBackups":                        {0, 10_000},
 	"outboundMemoryLimit":                  {0, 1 << 40},
+	"requestMemoryBrokerHeadroom":          {0, 1 << 40},
+	"requestMemoryPerConnection":           {0, 1 << 40},
+	"requestMemoryPerStranger":             {0, 1 << 40},
+	"largeFrameStallTimeoutMillis":         {100, 3_600_000},
+	"largeFrameMinBytesPerSecond":          {0, gib},
 }
 
 // Bounds returns the range of a numeric setting and whether it has one.
