@@ -148,9 +148,25 @@ func liveView(s *snapshot, idx *viewIndex, live *liveBroker) LiveBrokerView {
 type TopicFilter struct {
 	Cluster  string // only topics with queue data on this cluster's broker names ("" all)
 	Contains string // only topics whose name contains this ("" all)
+	// NoSystem leaves out the system topics: Java's (IsSystemTopic) and the
+	// cluster and broker names brokers create topics of.
+	NoSystem bool
+	SortBy   TopicSort
+	Desc     bool // largest first (for TopicByName: Z to A)
 	Offset   int
 	Limit    int // <= 0: no limit
 }
+
+// TopicSort is the column a topic page is sorted on; ties go by name.
+type TopicSort int
+
+// The columns of a topic page.
+const (
+	TopicByName    TopicSort = iota
+	TopicByBrokers           // how many broker names hold queue data of it
+	TopicByRead              // read queues over all its broker names
+	TopicByWrite             // write queues over all its broker names
+)
 
 // TopicSummary is one topic of a topic page.
 type TopicSummary struct {
@@ -161,8 +177,9 @@ type TopicSummary struct {
 	Writable       bool // some broker name takes writes
 }
 
-// TopicPage returns the topics f selects, sorted by name, from f.Offset for
-// at most f.Limit, and how many f selects in all.
+// TopicPage returns the topics f selects, sorted as f asks, from f.Offset
+// for at most f.Limit, and how many f selects in all. Only the page is
+// summarised: sorting 100,000 topics reads one number of each.
 func (m *Manager) TopicPage(f TopicFilter) ([]TopicSummary, int) {
 	s := m.current.Load()
 	idx := m.index(s)
@@ -173,7 +190,18 @@ func (m *Manager) TopicPage(f TopicFilter) ([]TopicSummary, int) {
 			inCluster[name] = struct{}{}
 		}
 	}
-	if f.Contains == "" && inCluster == nil { // no filter: the page is a slice of the index
+	var system map[string]struct{}
+	if f.NoSystem {
+		system = map[string]struct{}{}
+		for cluster, names := range s.clusters {
+			system[cluster] = struct{}{}
+			for _, name := range names {
+				system[name] = struct{}{}
+			}
+		}
+	}
+	if f.Contains == "" && inCluster == nil && system == nil && f.SortBy == TopicByName && !f.Desc {
+		// No filter: the page is a slice of the index.
 		total := len(idx.topics)
 		start, end := min(f.Offset, total), total
 		if f.Limit > 0 {
@@ -186,25 +214,73 @@ func (m *Manager) TopicPage(f TopicFilter) ([]TopicSummary, int) {
 		}
 		return page, total
 	}
-	total := 0
-	var page []TopicSummary
+	type pick struct {
+		topic string
+		entry *topicEntry
+		key   int64
+	}
+	picked := make([]pick, 0, 1024)
 	for _, topic := range idx.topics {
 		if f.Contains != "" && !strings.Contains(topic, f.Contains) {
 			continue
 		}
-		if inCluster != nil {
-			if entry, _ := s.topics.get(topic); !entry.servedBy(inCluster) {
+		if system != nil {
+			if _, ok := system[topic]; ok || IsSystemTopic(topic) {
 				continue
 			}
 		}
-		total++
-		if total <= f.Offset || (f.Limit > 0 && len(page) >= f.Limit) {
+		entry, _ := s.topics.get(topic)
+		if inCluster != nil && !entry.servedBy(inCluster) {
 			continue
 		}
-		entry, _ := s.topics.get(topic)
-		page = append(page, summarize(topic, entry))
+		picked = append(picked, pick{topic, entry, sortKey(entry, f.SortBy)})
 	}
-	return page, total
+	// idx.topics is sorted by name, so a stable sort on the key leaves ties
+	// by name.
+	slices.SortStableFunc(picked, func(a, b pick) int {
+		c := 0
+		switch {
+		case a.key < b.key:
+			c = -1
+		case a.key > b.key:
+			c = 1
+		}
+		if f.Desc {
+			return -c
+		}
+		return c
+	})
+	if f.Desc && f.SortBy == TopicByName {
+		slices.Reverse(picked)
+	}
+	start, end := min(f.Offset, len(picked)), len(picked)
+	if f.Limit > 0 {
+		end = min(end, start+f.Limit)
+	}
+	var page []TopicSummary
+	for _, p := range picked[start:end] {
+		page = append(page, summarize(p.topic, p.entry))
+	}
+	return page, len(picked)
+}
+
+// sortKey is the number a topic is sorted on (0 for TopicByName, whose
+// order is the index's).
+func sortKey(e *topicEntry, by TopicSort) int64 {
+	var key int64
+	switch by {
+	case TopicByBrokers:
+		key = int64(len(e.queueDatas))
+	case TopicByRead:
+		for _, qd := range e.queueDatas {
+			key += int64(qd.ReadQueueNums)
+		}
+	case TopicByWrite:
+		for _, qd := range e.queueDatas {
+			key += int64(qd.WriteQueueNums)
+		}
+	}
+	return key
 }
 
 // servedBy says whether one of names holds queue data of the topic.
