@@ -23,7 +23,7 @@ func attachRoutes(t *testing.T, s *Server, statuses []peers.Status, brokers ...n
 	m := route.NewManager(route.Config{})
 	for i, b := range brokers {
 		req := &route.RegisterBrokerRequest{ClusterName: b.Cluster, BrokerAddr: b.Addr, BrokerName: b.Name, BrokerID: b.ID,
-			Body: &route.RegisterBrokerBody{TopicConfigSerializeWrapper: b.Wrapper(), FilterServerList: []string{}},
+			Body:               &route.RegisterBrokerBody{TopicConfigSerializeWrapper: b.Wrapper(), FilterServerList: []string{}},
 			FilterServersGiven: true, Conn: route.ConnID(i + 1), Version: remoting.CurrentVersion}
 		if _, _, err := m.RegisterBroker(req, time.Now()); err != nil {
 			t.Fatalf("register %s: %v", b.Addr, err)
