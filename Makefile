@@ -50,6 +50,7 @@ deploy-check:
 # headless Chromium (apt-get install chromium) at a 1,400 px window.
 .PHONY: dashboard-screenshots
 dashboard-screenshots:
+	rm -f docs/dashboard.png docs/dashboard-1000.png
 	DASHBOARD_SCREENSHOT_50=$(CURDIR)/docs/dashboard.png DASHBOARD_SCREENSHOT_1000=$(CURDIR)/docs/dashboard-1000.png \
 	  E2E_BUILD=../cmd/namesrv $(GO) test -count=1 -run 'TestDashboardAt(50|1000)Brokers' ./test/
 	@test -s docs/dashboard.png && test -s docs/dashboard-1000.png || { echo "dashboard-screenshots: no screenshot written (is chromium installed? the tests skip without it)"; exit 1; }
