@@ -44,31 +44,27 @@ type wireLocal struct {
 }
 
 func (l wireLocal) ClusterInfo() route.ClusterInfo {
-	resp, err := nstest.Call(l.addr, remoting.GET_BROKER_CLUSTER_INFO, nil, nil, 3*time.Second)
-	if err != nil {
-		l.t.Errorf("cluster info of %s: %v", l.addr, err)
-		return route.ClusterInfo{}
-	}
-	info, err := route.DecodeClusterInfo(resp.Body)
-	if err != nil {
-		l.t.Errorf("decode cluster info: %v", err)
-		return route.ClusterInfo{}
-	}
-	return *info
+	return wireAsk(l, remoting.GET_BROKER_CLUSTER_INFO, route.DecodeClusterInfo)
 }
 
 func (l wireLocal) AllTopicList() route.TopicList {
-	resp, err := nstest.Call(l.addr, remoting.GET_ALL_TOPIC_LIST_FROM_NAMESERVER, nil, nil, 3*time.Second)
+	return wireAsk(l, remoting.GET_ALL_TOPIC_LIST_FROM_NAMESERVER, route.DecodeTopicList)
+}
+
+// wireAsk sends one request to l's server and decodes the answer.
+func wireAsk[T any](l wireLocal, code int32, decode func([]byte) (*T, error)) T {
+	var zero T
+	resp, err := nstest.Call(l.addr, code, nil, nil, 3*time.Second)
 	if err != nil {
-		l.t.Errorf("topic list of %s: %v", l.addr, err)
-		return route.TopicList{}
+		l.t.Errorf("request %d to %s: %v", code, l.addr, err)
+		return zero
 	}
-	list, err := route.DecodeTopicList(resp.Body)
+	v, err := decode(resp.Body)
 	if err != nil {
-		l.t.Errorf("decode topic list: %v", err)
-		return route.TopicList{}
+		l.t.Errorf("decode the answer to %d: %v", code, err)
+		return zero
 	}
-	return *list
+	return *v
 }
 
 // waitStatus polls the watcher until its status of addr satisfies ok.
