@@ -3,6 +3,7 @@ package route
 import (
 	"slices"
 	"strings"
+	"sync"
 )
 
 // The operators' view (the HTTP side port's JSON and dashboard): read-only,
@@ -70,6 +71,11 @@ type viewIndex struct {
 	of       *snapshot
 	topics   []string // sorted
 	byBroker map[string]brokerNameStats
+
+	// orders are the topic orders asked of this snapshot other than by
+	// name with every topic (topic_order.go), at most maxTopicOrders.
+	ordersMu sync.Mutex
+	orders   map[topicOrderKey][]string
 }
 
 // index returns the view index of s, building it when the snapshot changed.
@@ -178,11 +184,17 @@ type TopicSummary struct {
 }
 
 // TopicPage returns the topics f selects, sorted as f asks, from f.Offset
-// for at most f.Limit, and how many f selects in all. Only the page is
-// summarised: sorting 100,000 topics reads one number of each.
+// for at most f.Limit, and how many f selects in all. The order is derived
+// once per snapshot (topicOrder) and only the page is summarised, so a
+// dashboard polling a sorted page of 100,000 topics walks them once per
+// table change.
 func (m *Manager) TopicPage(f TopicFilter) ([]TopicSummary, int) {
 	s := m.current.Load()
 	idx := m.index(s)
+	order := idx.topics
+	if f.NoSystem || f.SortBy != TopicByName || f.Desc {
+		order = idx.topicOrder(topicOrderKey{by: f.SortBy, desc: f.Desc, noSystem: f.NoSystem})
+	}
 	var inCluster map[string]struct{}
 	if f.Cluster != "" {
 		inCluster = map[string]struct{}{}
@@ -190,97 +202,38 @@ func (m *Manager) TopicPage(f TopicFilter) ([]TopicSummary, int) {
 			inCluster[name] = struct{}{}
 		}
 	}
-	var system map[string]struct{}
-	if f.NoSystem {
-		system = map[string]struct{}{}
-		for cluster, names := range s.clusters {
-			system[cluster] = struct{}{}
-			for _, name := range names {
-				system[name] = struct{}{}
-			}
-		}
-	}
-	if f.Contains == "" && inCluster == nil && system == nil && f.SortBy == TopicByName && !f.Desc {
-		// No filter: the page is a slice of the index.
-		total := len(idx.topics)
+	if f.Contains == "" && inCluster == nil { // no filter: the page is a slice of the order
+		total := len(order)
 		start, end := min(f.Offset, total), total
 		if f.Limit > 0 {
 			end = min(total, start+f.Limit)
 		}
 		var page []TopicSummary
-		for _, topic := range idx.topics[start:end] {
+		for _, topic := range order[start:end] {
 			entry, _ := s.topics.get(topic)
 			page = append(page, summarize(topic, entry))
 		}
 		return page, total
 	}
-	type pick struct {
-		topic string
-		entry *topicEntry
-		key   int64
-	}
-	picked := make([]pick, 0, 1024)
-	for _, topic := range idx.topics {
+	total := 0
+	var page []TopicSummary
+	for _, topic := range order {
 		if f.Contains != "" && !strings.Contains(topic, f.Contains) {
 			continue
 		}
-		if system != nil {
-			if _, ok := system[topic]; ok || IsSystemTopic(topic) {
+		if inCluster != nil {
+			if entry, _ := s.topics.get(topic); !entry.servedBy(inCluster) {
 				continue
 			}
 		}
-		entry, _ := s.topics.get(topic)
-		if inCluster != nil && !entry.servedBy(inCluster) {
+		total++
+		if total <= f.Offset || (f.Limit > 0 && len(page) >= f.Limit) {
 			continue
 		}
-		picked = append(picked, pick{topic, entry, sortKey(entry, f.SortBy)})
+		entry, _ := s.topics.get(topic)
+		page = append(page, summarize(topic, entry))
 	}
-	// idx.topics is sorted by name, so a stable sort on the key leaves ties
-	// by name.
-	slices.SortStableFunc(picked, func(a, b pick) int {
-		c := 0
-		switch {
-		case a.key < b.key:
-			c = -1
-		case a.key > b.key:
-			c = 1
-		}
-		if f.Desc {
-			return -c
-		}
-		return c
-	})
-	if f.Desc && f.SortBy == TopicByName {
-		slices.Reverse(picked)
-	}
-	start, end := min(f.Offset, len(picked)), len(picked)
-	if f.Limit > 0 {
-		end = min(end, start+f.Limit)
-	}
-	var page []TopicSummary
-	for _, p := range picked[start:end] {
-		page = append(page, summarize(p.topic, p.entry))
-	}
-	return page, len(picked)
-}
-
-// sortKey is the number a topic is sorted on (0 for TopicByName, whose
-// order is the index's).
-func sortKey(e *topicEntry, by TopicSort) int64 {
-	var key int64
-	switch by {
-	case TopicByBrokers:
-		key = int64(len(e.queueDatas))
-	case TopicByRead:
-		for _, qd := range e.queueDatas {
-			key += int64(qd.ReadQueueNums)
-		}
-	case TopicByWrite:
-		for _, qd := range e.queueDatas {
-			key += int64(qd.WriteQueueNums)
-		}
-	}
-	return key
+	return page, total
 }
 
 // servedBy says whether one of names holds queue data of the topic.

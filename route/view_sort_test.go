@@ -57,3 +57,23 @@ func TestTopicPageSortsAndHidesSystemTopics(t *testing.T) {
 		t.Error("IsSystemTopic disagrees with Java's TopicValidator")
 	}
 }
+
+// TestTopicPageOrderFollowsTableChanges: a sorted order kept with one
+// snapshot is not served after the tables change.
+func TestTopicPageOrderFollowsTableChanges(t *testing.T) {
+	m := NewManager(Config{})
+	a := brokerInfo{cluster: "c1", name: "broker-a", addr: "10.0.0.1:10911", conn: 1}
+	rw := PermRead | PermWrite
+	mustRegister(t, m, a.request(topicConfig("Small", 2, rw), topicConfig("Large", 8, rw)))
+	byRead := TopicFilter{NoSystem: true, SortBy: TopicByRead, Desc: true}
+	for _, f := range []TopicFilter{byRead, {NoSystem: true}, {Desc: true}, {SortBy: TopicByWrite}, {SortBy: TopicByBrokers}} {
+		m.TopicPage(f) // more orders than a snapshot keeps
+	}
+	if page, _ := m.TopicPage(byRead); !slices.Equal(pageTopics(page), []string{"Large", "Small"}) {
+		t.Fatalf("before: %v", pageTopics(page))
+	}
+	m.RegisterTopic("Small", []QueueData{{BrokerName: "broker-a", ReadQueueNums: 16, WriteQueueNums: 16, Perm: rw}})
+	if page, total := m.TopicPage(byRead); !slices.Equal(pageTopics(page), []string{"Small", "Large"}) || total != 2 {
+		t.Fatalf("after Small grew: %v of %d", pageTopics(page), total)
+	}
+}
