@@ -39,7 +39,7 @@ func (f fleet) broker(i int) nstest.Broker {
 	b := nstest.Broker{Cluster: fmt.Sprintf("Cluster%02d", i/100), Name: fmt.Sprintf("broker-%04d", i),
 		Addr: fmt.Sprintf("10.%d.%d.%d:10911", 1+i/65536, (i/256)%256, i%256), TimeoutMillis: 600_000,
 		Version: route.DataVersion{Counter: int64(1 + i%7), Timestamp: time.Now().UnixMilli() - int64(i)*1000},
-		Topics: map[string]int32{wideTopic: 4, longTopic: 2, "TBW102": 8}}
+		Topics:  map[string]int32{wideTopic: 4, longTopic: 2, "TBW102": 8}}
 	b.Topics[b.Name], b.Topics[b.Cluster] = 1, 1 // the topics a Java broker creates for its names
 	for t := i; t < f.topics; t += f.brokers {
 		b.Topics[fmt.Sprintf("Topic%06d", t)] = 4
