@@ -2,14 +2,18 @@ package namesrv
 
 import (
 	"context"
+	"crypto/tls"
 	"net"
 	"slices"
 	"strconv"
 	"strings"
 	"time"
 
+	"github.com/sirupsen/logrus"
+
 	"github.com/gonamesrv/gonamesrv/namesrv/config"
 	"github.com/gonamesrv/gonamesrv/namesrv/peers"
+	"github.com/gonamesrv/gonamesrv/remoting"
 )
 
 // selfLookupTimeout bounds the name lookup of an addressServerList item
@@ -19,8 +23,26 @@ const selfLookupTimeout = time.Second
 // startPeerWatch starts the background checks of the peer NameServers
 // (package peers) behind the dashboard's peers panel.
 func (ns *NameServer) startPeerWatch() {
-	ns.obs.peers = peers.Start(peers.Config{Peers: ns.peerList, Local: ns.routes,
-		Log: ns.log.WithField("component", "peers")})
+	log := ns.log.WithField("component", "peers")
+	ns.obs.peers = peers.Start(peers.Config{Peers: ns.peerList, Local: ns.routes, TLS: ns.peerTLS(log), Log: log})
+}
+
+// peerTLS is how the peers are reached: over TLS when this server enforces
+// it (its group's peers will too), verifying their certificates against
+// tls.server.trustCertPath when set, as a Java client with
+// tls.client.authServer does, presenting none (a server certificate is not
+// one a client may present); plain otherwise.
+func (ns *NameServer) peerTLS(log *logrus.Entry) *tls.Config {
+	cfg := ns.settings.Get()
+	if cfg.TLSServerMode != config.TLSModeEnforcing {
+		return nil
+	}
+	tlsCfg, err := remoting.ClientTLS("", "", cfg.TLSServerTrustCertPath)
+	if err != nil {
+		log.WithError(err).Warn("the peers are asked over TLS without verifying their certificates: tls.server.trustCertPath does not load")
+		tlsCfg, _ = remoting.ClientTLS("", "", "")
+	}
+	return tlsCfg
 }
 
 // peerList is the other NameServers of the group: peerNamesrvAddrs, or

@@ -1,13 +1,17 @@
 package test
 
 import (
+	"encoding/json"
 	"fmt"
 	"net/http"
+	"os"
+	"path/filepath"
 	"strconv"
 	"testing"
 	"time"
 
 	"github.com/gonamesrv/gonamesrv/internal/nstest"
+	"github.com/gonamesrv/gonamesrv/internal/testcerts"
 	"github.com/gonamesrv/gonamesrv/namesrv/peers"
 	"github.com/gonamesrv/gonamesrv/remoting"
 )
@@ -82,4 +86,51 @@ func TestNsaddrAnswersThisServerAndItsPeers(t *testing.T) {
 		t.Fatalf("nsaddr %d %q %v, want %s;%s", status, body, err, ns.Addr, dead)
 	}
 	onlyPeer(t, ns, dead, "the unreachable peer down", func(st peers.Status) bool { return !st.Up && st.Error != "" && st.LastUpMillis == 0 })
+}
+
+// TestPeersOverTLS: under tls.server.mode=enforcing a NameServer asks its
+// peer over TLS, verifying its certificate against tls.server.trustCertPath,
+// and sees it up; the peer, trusting no CA, asks without verifying and sees
+// it up too.
+func TestPeersOverTLS(t *testing.T) {
+	dir := t.TempDir()
+	certs, err := testcerts.Write(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	portA, portB := freePort(t), freePort(t)
+	addrA, addrB := "127.0.0.1:"+strconv.Itoa(portA), "127.0.0.1:"+strconv.Itoa(portB)
+	client := &http.Client{Timeout: 10 * time.Second, Transport: &http.Transport{TLSClientConfig: certs.ClientTLS(false)}}
+	start := func(name string, port int, peer, trust string) string {
+		conf := filepath.Join(dir, name+".properties")
+		text := "tls.server.mode=enforcing\ntls.server.certPath=" + certs.ServerCert + "\ntls.server.keyPath=" + certs.ServerKey +
+			"\ntls.server.trustCertPath=" + trust + "\npeerNamesrvAddrs=" + peer + "\n"
+		if err := os.WriteFile(conf, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		http := freePort(t)
+		startNamesrvIn(t, t.TempDir(), port, "-c", conf, "-httpListenPort", strconv.Itoa(http))
+		return "https://127.0.0.1:" + strconv.Itoa(http)
+	}
+	for _, side := range []struct{ base, peer string }{
+		{start("a", portA, addrB, certs.CACert), addrB},
+		{start("b", portB, addrA, ""), addrA},
+	} {
+		eventually(t, 20*time.Second, side.base+" sees "+side.peer+" up over TLS", func() error {
+			a, err := nstest.TryHTTP(nstest.HTTPRequest{URL: side.base + "/v1/peers", Client: client})
+			if err != nil {
+				return err
+			}
+			var view struct {
+				Peers []peers.Status `json:"peers"`
+			}
+			if err := json.Unmarshal([]byte(a.Body), &view); err != nil {
+				return fmt.Errorf("%v in %s", err, a.Body)
+			}
+			if len(view.Peers) != 1 || view.Peers[0].Addr != side.peer || !view.Peers[0].Up || !view.Peers[0].RoutesAgree {
+				return fmt.Errorf("peers %+v", view.Peers)
+			}
+			return nil
+		})
+	}
 }
