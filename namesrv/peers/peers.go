@@ -147,7 +147,8 @@ func (w *Watcher) round() {
 		} else {
 			st.LastUpMillis = prev.LastUpMillis
 		}
-		if seen && prev.Up != st.Up {
+		// A change is logged once, and so is a peer down when first checked.
+		if (seen && prev.Up != st.Up) || (!seen && !st.Up) {
 			w.cfg.Log.WithFields(logrus.Fields{"peer": st.Addr, "up": st.Up, "error": st.Error}).Warn("peer NameServer changed state")
 		}
 		next[st.Addr] = st
