@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/sirupsen/logrus"
+	logtest "github.com/sirupsen/logrus/hooks/test"
 
 	"github.com/gonamesrv/gonamesrv/internal/nstest"
 	"github.com/gonamesrv/gonamesrv/internal/testlog"
@@ -95,8 +96,9 @@ func TestWatcherSeesAgreementDifferenceAndDeath(t *testing.T) {
 		c := nstest.NewClient(t, addr)
 		nstest.MustCode(t, nstest.Register(t, c, nstest.BrokerAMaster), remoting.SUCCESS)
 	}
+	logger, hook := logtest.NewNullLogger()
 	w := peers.Start(peers.Config{Peers: func() []string { return []string{peerAddr} }, Local: wireLocal{t, localAddr},
-		Log: logrus.NewEntry(logrus.New()), Interval: 50 * time.Millisecond, Timeout: time.Second})
+		Log: logrus.NewEntry(logger), Interval: 50 * time.Millisecond, Timeout: time.Second})
 	t.Cleanup(w.Stop)
 
 	st := waitStatus(t, w, peerAddr, "the peer up and agreeing", func(st peers.Status) bool { return st.Up && st.RoutesAgree })
@@ -121,6 +123,15 @@ func TestWatcherSeesAgreementDifferenceAndDeath(t *testing.T) {
 	st = waitStatus(t, w, peerAddr, "the stopped peer down", func(st peers.Status) bool { return !st.Up })
 	if !strings.HasPrefix(st.Error, "cluster info: ") || st.LastUpMillis == 0 || st.LastUpMillis >= st.CheckedMillis {
 		t.Fatalf("stopped peer: %+v", st)
+	}
+	var warned int
+	for _, e := range hook.AllEntries() {
+		if e.Level == logrus.WarnLevel && e.Message == "peer NameServer changed state" && e.Data["peer"] == peerAddr && e.Data["up"] == false {
+			warned++
+		}
+	}
+	if warned != 1 {
+		t.Fatalf("%d warnings that the peer went down, want 1", warned)
 	}
 }
 
