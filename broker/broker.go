@@ -15,6 +15,7 @@ import (
 	"github.com/gonamesrv/gonamesrv/broker/admin"
 	"github.com/gonamesrv/gonamesrv/broker/agent"
 	"github.com/gonamesrv/gonamesrv/broker/topicconfig"
+	"github.com/gonamesrv/gonamesrv/internal/mqversion"
 	"github.com/gonamesrv/gonamesrv/remoting"
 	"github.com/gonamesrv/gonamesrv/route"
 )
@@ -184,7 +185,7 @@ func RemotingDialer(log *logrus.Entry) agent.Dialer {
 func (b *Broker) runtimeInfo() map[string]string {
 	active := strconv.FormatBool(b.cfg.BrokerID == route.MasterID)
 	info := map[string]string{
-		"brokerVersionDesc": "V5_3_3",
+		"brokerVersionDesc": mqversion.Name(remoting.CurrentVersion),
 		"brokerVersion":     strconv.Itoa(remoting.CurrentVersion),
 		"brokerActive":      active,
 		"bootTimestamp":     strconv.FormatInt(b.boot.UnixMilli(), 10),

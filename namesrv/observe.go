@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"net"
-	"strings"
 	"sync/atomic"
 	"time"
 
@@ -15,6 +14,7 @@ import (
 	"github.com/gonamesrv/gonamesrv/namesrv/httpapi"
 	"github.com/gonamesrv/gonamesrv/namesrv/kvconfig"
 	"github.com/gonamesrv/gonamesrv/namesrv/metrics"
+	"github.com/gonamesrv/gonamesrv/namesrv/peers"
 	"github.com/gonamesrv/gonamesrv/remoting"
 	"github.com/gonamesrv/gonamesrv/route"
 )
@@ -25,6 +25,7 @@ import (
 type observability struct {
 	metrics *metrics.Metrics
 	stats   *metrics.Stats
+	peers   *peers.Watcher // peer_watch.go
 	http    *httpapi.Server
 	// stopping is set when a graceful stop begins: readiness turns 503
 	// before GO_AWAY and before any connection is closed.
@@ -135,6 +136,7 @@ func (ns *NameServer) newMetrics() *metrics.Metrics {
 // once the server listens.
 func (ns *NameServer) startObserving() {
 	ns.obs.stats = ns.obs.metrics.StartStats(ns.metricsSources(), metrics.StatsInterval)
+	ns.startPeerWatch()
 	if ns.obs.http == nil {
 		return
 	}
@@ -142,6 +144,7 @@ func (ns *NameServer) startObserving() {
 		Routes:  ns.routes,
 		Metrics: ns.obs.metrics,
 		Stats:   ns.obs.stats,
+		Peers:   ns.obs.peers.Statuses,
 		Ready:   ns.Ready,
 		KV:      ns.kv.All,
 		Config:  func() map[string]string { return ns.settings.Get().Values() },
@@ -169,6 +172,9 @@ func (ns *NameServer) startObserving() {
 func (ns *NameServer) stopObserving(ctx context.Context) error {
 	if ns.obs.stats != nil {
 		ns.obs.stats.Stop()
+	}
+	if ns.obs.peers != nil {
+		ns.obs.peers.Stop()
 	}
 	if ns.obs.http == nil {
 		return nil
@@ -207,15 +213,6 @@ func (ns *NameServer) Ready() (bool, string) {
 		}
 	}
 	return true, ""
-}
-
-// nameServerList is the address server's answer: addressServerList, or
-// this server's own advertised address.
-func (ns *NameServer) nameServerList() string {
-	if list := strings.TrimSpace(ns.settings.Get().AddressServerList); list != "" {
-		return list
-	}
-	return advertisedAddr(ns.Addr())
 }
 
 // advertisedAddr is the address clients can reach this server at: the bound

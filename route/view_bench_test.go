@@ -46,6 +46,22 @@ func BenchmarkTopicPage(b *testing.B) {
 	})
 }
 
+// BenchmarkTopicPageSorted is the dashboard's default page (system topics
+// left out) and a page sorted on read queues: each reads every topic.
+func BenchmarkTopicPageSorted(b *testing.B) {
+	m := viewAtScale(b)
+	b.Run("no-system", func(b *testing.B) {
+		for b.Loop() {
+			m.TopicPage(TopicFilter{NoSystem: true, Limit: 50})
+		}
+	})
+	b.Run("by-read-desc", func(b *testing.B) {
+		for b.Loop() {
+			m.TopicPage(TopicFilter{NoSystem: true, SortBy: TopicByRead, Desc: true, Limit: 50})
+		}
+	})
+}
+
 // BenchmarkLiveBrokers is the dashboard's broker list at 1,000 brokers.
 func BenchmarkLiveBrokers(b *testing.B) {
 	m := viewAtScale(b)

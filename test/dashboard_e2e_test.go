@@ -3,7 +3,6 @@ package test
 import (
 	"context"
 	"fmt"
-	"os"
 	"os/exec"
 	"strings"
 	"testing"
@@ -143,40 +142,4 @@ func TestDashboardInHeadlessChromium(t *testing.T) {
 	})
 	waitText(t, ctx, "#kv", "the KV config", func(s string) bool { return strings.Contains(s, "broker-a:4") })
 	waitText(t, ctx, "#status", "the status line", func(s string) bool { return strings.Contains(s, "ready") && strings.Contains(s, "4 live brokers") })
-
-	// A screenshot, for the README (DASHBOARD_SCREENSHOT=docs/dashboard.png) or the test's folder.
-	out := os.Getenv("DASHBOARD_SCREENSHOT")
-	if out != "" {
-		// For the README's picture: some load, and the charts once three
-		// samples (StatsInterval apart) are in.
-		stop := make(chan struct{})
-		go func() {
-			for {
-				select {
-				case <-stop:
-					return
-				case <-time.After(2 * time.Millisecond):
-					_, _, _ = routeOf(ns.Addr, nstest.SharedTopic)
-				}
-			}
-		}()
-		deadline := time.Now().Add(30 * time.Second)
-		for time.Now().Before(deadline) {
-			if n, err := chromedp.Run(ctx, chromedp.Evaluate[int](`(document.querySelector("#chart-routes path.line")?.getAttribute("d") || "").split("L").length - 1`)); err == nil && n >= 4 {
-				break
-			}
-			time.Sleep(500 * time.Millisecond)
-		}
-		close(stop)
-	}
-	png, err := chromedp.Run(ctx, chromedp.FullScreenshot(100)) // quality 100: PNG
-	if err != nil {
-		t.Fatalf("screenshot: %v", err)
-	}
-	if out == "" {
-		out = t.TempDir() + "/dashboard.png"
-	}
-	if err := os.WriteFile(out, png, 0o644); err != nil {
-		t.Fatal(err)
-	}
 }

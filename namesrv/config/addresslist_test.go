@@ -1,6 +1,9 @@
 package config
 
-import "testing"
+import (
+	"strconv"
+	"testing"
+)
 
 func TestAddressServerListMustBeHostPorts(t *testing.T) {
 	for list, ok := range map[string]bool{
@@ -18,5 +21,28 @@ func TestAddressServerListMustBeHostPorts(t *testing.T) {
 		if err := cfg.checkAddressServerList(); (err == nil) != ok {
 			t.Errorf("%q: err %v, want ok=%v", list, err, ok)
 		}
+	}
+}
+
+func TestPeerNamesrvAddrsMustBeFewHostPorts(t *testing.T) {
+	many := "10.0.0.1:9876"
+	for i := 2; i <= MaxPeerNamesrvAddrs+1; i++ {
+		many += ";10.0.0." + strconv.Itoa(i) + ":9876"
+	}
+	for list, ok := range map[string]bool{
+		"": true, "10.0.0.2:9876": true, "10.0.0.2:9876; 10.0.0.3:9876": true,
+		"10.0.0.2": false, "10.0.0.2:9876;;": false, many: false,
+	} {
+		cfg := Default()
+		cfg.PeerNamesrvAddrs = list
+		if err := cfg.checkAddressServerList(); (err == nil) != ok {
+			t.Errorf("%q: err %v, want ok=%v", list, err, ok)
+		}
+	}
+	if got := SplitAddrList(" a:1 ; b:2 "); len(got) != 2 || got[0] != "a:1" || got[1] != "b:2" {
+		t.Errorf("SplitAddrList: %q", got)
+	}
+	if !IsProtected("peerNamesrvAddrs") {
+		t.Error("peerNamesrvAddrs can be changed over the wire: it is part of the address server's answer")
 	}
 }

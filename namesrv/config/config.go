@@ -191,6 +191,11 @@ type Config struct {
 	// AddressServerList is what /rocketmq/nsaddr answers ("ip:port;ip:port");
 	// "" means this server's own advertised address. Go addition.
 	AddressServerList string `prop:"addressServerList" ext:"true"`
+	// PeerNamesrvAddrs are the other NameServers of this one's group
+	// ("ip:port;ip:port"): the dashboard's peers panel checks them, and
+	// /rocketmq/nsaddr answers this server and them when
+	// addressServerList is empty. Go addition.
+	PeerNamesrvAddrs string `prop:"peerNamesrvAddrs" ext:"true"`
 
 	// AclEnable turns on ACL 1.0 signatures and per-class authorization
 	// (package acl). Go addition.

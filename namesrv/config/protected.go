@@ -11,8 +11,8 @@ import (
 // ProtectedKeys decide what the server exposes and how it protects itself:
 // the listen address and port, the frame, memory and idle limits, every
 // ACL and TLS key, the admin allow-list and the HTTP side port's address;
-// and addressServerList, the NameServer list every HTTP-resolver client
-// follows (one update would redirect them all), and
+// and addressServerList and peerNamesrvAddrs, the NameServer list every
+// HTTP-resolver client follows (one update would redirect them all), and
 // scanNotActiveBrokerInterval (86,400,000 would leave dead brokers routed
 // for a day after the next start).
 // UPDATE_NAMESRV_CONFIG refuses them (code 16), so that nobody who can
@@ -27,7 +27,7 @@ var ProtectedKeys = []string{
 	"logFile", "logMaxSizeMB", "logMaxAgeDays", "logMaxBackups", // a log path set over the wire could overwrite any file
 	"readinessWarmUpMillis", "httpMaxConnections", "httpIdleTimeoutSeconds", "httpHeavyViewConcurrency",
 	"httpHeavyViewMemoryLimit", "tlsHandshakeMaxConcurrent", "tlsHandshakeTimeoutMillis",
-	"addressServerList", "scanNotActiveBrokerInterval",
+	"addressServerList", "peerNamesrvAddrs", "scanNotActiveBrokerInterval",
 	"requestMemoryBrokerHeadroom", "requestMemoryPerConnection", "requestMemoryPerStranger",
 	"largeFrameStallTimeoutMillis", "largeFrameMinBytesPerSecond",
 }

@@ -20,6 +20,7 @@ import (
 
 	"github.com/gonamesrv/gonamesrv/namesrv/acl"
 	"github.com/gonamesrv/gonamesrv/namesrv/metrics"
+	"github.com/gonamesrv/gonamesrv/namesrv/peers"
 	"github.com/gonamesrv/gonamesrv/route"
 )
 
@@ -53,6 +54,9 @@ type Source struct {
 	// PendingRestart, when set, is the keys whose stored value applies
 	// only at the next start, with the value running and the one stored.
 	PendingRestart func() any
+	// Peers is the last check of the other NameServers of the group
+	// (package peers); nil shows none.
+	Peers func() []peers.Status
 	// NameServers is the address server's answer, "ip:port;ip:port".
 	NameServers func() string
 	// RemoteOf is the peer address of a connection a broker registered over
@@ -236,6 +240,7 @@ func (s *Server) routes() *http.ServeMux {
 	mux.Handle("GET /v1/status", s.guarded(anyAccount, status))
 	mux.Handle("GET /v1/debug", s.guarded(anyAccount, s.heavy(debugEstimate, debugView)))
 	mux.Handle("GET /v1/stats", s.guarded(anyAccount, stats))
+	mux.Handle("GET /v1/peers", s.guarded(anyAccount, peerView))
 	mux.Handle("/v1/", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusNotFound, "no such endpoint: "+r.Method+" "+r.URL.Path)
 	}))

@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/gonamesrv/gonamesrv/internal/mqversion"
 	"github.com/gonamesrv/gonamesrv/namesrv/metrics"
 	"github.com/gonamesrv/gonamesrv/route"
 )
@@ -81,6 +82,7 @@ type BrokerView struct {
 	BrokerID                 int64           `json:"brokerId"`
 	Role                     string          `json:"role"` // master, slave, or unknown (id not in its group)
 	Version                  int32           `json:"version"`
+	VersionName              string          `json:"versionName"` // Java's MQVersion name, e.g. V5_3_3
 	Zone                     string          `json:"zone,omitempty"`
 	HAServerAddr             string          `json:"haServerAddr,omitempty"`
 	DataVersion              DataVersionView `json:"dataVersion"`
@@ -110,7 +112,7 @@ func brokerView(src *Source, v route.LiveBrokerView, nowMillis int64) BrokerView
 	}
 	return BrokerView{
 		Cluster: v.Cluster, BrokerName: v.BrokerName, BrokerAddr: v.BrokerAddr, BrokerID: v.BrokerID, Role: role,
-		Version: v.Version, Zone: v.ZoneName, HAServerAddr: v.HAServerAddr,
+		Version: v.Version, VersionName: mqversion.Name(v.Version), Zone: v.ZoneName, HAServerAddr: v.HAServerAddr,
 		DataVersion:            DataVersionView{v.DataVersion.Counter, v.DataVersion.StateVersion, v.DataVersion.Timestamp},
 		HeartbeatTimeoutMillis: v.HeartbeatTimeoutMillis, SinceLastRegisterMillis: max(0, nowMillis-v.LastRegisterMillis),
 		SinceLastHeartbeatMillis: max(0, nowMillis-v.LastUpdateMillis), TopicCount: v.TopicCount,
@@ -151,21 +153,22 @@ func brokers(src *Source, w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusBadRequest, err.Error())
 		return
 	}
+	by, desc, err := sortColumn(r, brokerSorts)
+	if err != nil {
+		writeError(w, http.StatusBadRequest, err.Error())
+		return
+	}
 	cluster := r.URL.Query().Get("cluster")
 	now := src.nowMillis()
-	all := src.Routes.LiveBrokers()
-	views := []BrokerView{}
-	total := 0
-	for _, v := range all {
-		if cluster != "" && v.Cluster != cluster {
-			continue
-		}
-		total++
-		if total > offset && len(views) < limit {
-			views = append(views, brokerView(src, v, now))
+	all := []BrokerView{}
+	for _, v := range src.Routes.LiveBrokers() {
+		if cluster == "" || v.Cluster == cluster {
+			all = append(all, brokerView(src, v, now))
 		}
 	}
-	writeJSON(w, http.StatusOK, map[string]any{"brokers": views, "total": total, "offset": offset, "limit": limit})
+	sortBrokers(all, by, desc)
+	views := all[min(offset, len(all)):min(offset+limit, len(all))]
+	writeJSON(w, http.StatusOK, map[string]any{"brokers": views, "total": len(all), "offset": offset, "limit": limit})
 }
 
 func broker(src *Source, w http.ResponseWriter, r *http.Request) {
@@ -191,22 +194,38 @@ func broker(src *Source, w http.ResponseWriter, r *http.Request) {
 type TopicView struct {
 	Topic          string   `json:"topic"`
 	BrokerNames    []string `json:"brokerNames"`
+	BrokerCount    int      `json:"brokerCount"`
 	ReadQueueNums  int32    `json:"readQueueNums"`
 	WriteQueueNums int32    `json:"writeQueueNums"`
 	Writable       bool     `json:"writable"`
 }
 
+// topics is a page of topics: ?q= in the name, ?cluster=, ?system=false
+// leaves out the system topics, ?sort= and ?order= (views_sort.go).
 func topics(src *Source, w http.ResponseWriter, r *http.Request) {
 	offset, limit, err := page(r)
 	if err != nil {
 		writeError(w, http.StatusBadRequest, err.Error())
 		return
 	}
+	by, desc, err := sortColumn(r, topicSorts)
+	if err != nil {
+		writeError(w, http.StatusBadRequest, err.Error())
+		return
+	}
 	q := r.URL.Query()
-	summaries, total := src.Routes.TopicPage(route.TopicFilter{Cluster: q.Get("cluster"), Contains: q.Get("q"), Offset: offset, Limit: limit})
+	withSystem := true
+	if s := q.Get("system"); s != "" {
+		if withSystem, err = strconv.ParseBool(s); err != nil {
+			writeError(w, http.StatusBadRequest, "system="+strconv.Quote(s)+" must be true or false")
+			return
+		}
+	}
+	summaries, total := src.Routes.TopicPage(route.TopicFilter{Cluster: q.Get("cluster"), Contains: q.Get("q"),
+		NoSystem: !withSystem, SortBy: by, Desc: desc, Offset: offset, Limit: limit})
 	views := make([]TopicView, len(summaries))
 	for i, s := range summaries {
-		views[i] = TopicView{s.Topic, s.BrokerNames, s.ReadQueueNums, s.WriteQueueNums, s.Writable}
+		views[i] = TopicView{s.Topic, s.BrokerNames, len(s.BrokerNames), s.ReadQueueNums, s.WriteQueueNums, s.Writable}
 	}
 	writeJSON(w, http.StatusOK, map[string]any{"topics": views, "total": total, "offset": offset, "limit": limit})
 }

@@ -13,8 +13,9 @@ import (
 const (
 	// StatsInterval is how often a sample is taken.
 	StatsInterval = 5 * time.Second
-	// StatsSamples is how many samples are kept: 10 minutes at StatsInterval.
-	StatsSamples = 120
+	// StatsSamples is how many samples are kept: 15 minutes at StatsInterval
+	// (180 samples of 48 bytes: under 9 KiB).
+	StatsSamples = 180
 )
 
 // Sample is one reading of the counters the dashboard charts.

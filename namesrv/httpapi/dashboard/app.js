@@ -1,18 +1,20 @@
 // The dashboard of gonamesrv: refreshed by itself, drawn from the
 // NameServer's own /v1 endpoints; read-only but for the admins' drain and
-// undrain buttons (shown when /v1/whoami says admin, under aclEnable). Broker and topic lists are paged on the
-// server, so 40,000 topics and 1,000 brokers never make a large page load.
+// undrain buttons (shown when /v1/whoami says admin, under aclEnable).
+// Broker and topic lists are sorted and paged on the server, so 100,000
+// topics and 1,000 brokers never make a large page load; a topic's broker
+// names collapse to a count, listed on demand.
 "use strict";
 
 const params = new URLSearchParams(location.search);
 // ?refresh=MS changes the refresh period (the browser test uses a short one).
 const REFRESH_MS = Math.max(500, Number(params.get("refresh")) || 5000);
-const BROKER_PAGE = 100;
+const BROKER_PAGE = 25;
 const TOPIC_PAGE = 50;
 
 const state = {
-  brokerOffset: 0, brokerTotal: 0, brokerCluster: "",
-  topicOffset: 0, topicTotal: 0, topicQuery: "", topicCluster: "",
+  brokerOffset: 0, brokerTotal: 0, brokerCluster: "", brokerSort: "", brokerOrder: "asc",
+  topicOffset: 0, topicTotal: 0, topicQuery: "", topicCluster: "", topicSort: "", topicOrder: "asc", topicSystem: false,
   selectedTopic: "", clusters: [], admin: false, acl: false,
 };
 
@@ -90,7 +92,49 @@ function age(ms) {
   if (ms < 1000) return ms + " ms";
   const s = ms / 1000;
   if (s < 120) return s.toFixed(1) + " s";
-  return (s / 60).toFixed(1) + " min";
+  if (s < 7200) return (s / 60).toFixed(1) + " min";
+  if (s < 172800) return (s / 3600).toFixed(1) + " h";
+  return (s / 86400).toFixed(1) + " days";
+}
+
+// when is a Unix time in ms as local date and time, 2026-12-03 07:31:05.
+function when(ms) {
+  if (!ms) return "never";
+  const d = new Date(ms);
+  const p = (n) => String(n).padStart(2, "0");
+  return d.getFullYear() + "-" + p(d.getMonth() + 1) + "-" + p(d.getDate()) + " " + p(d.getHours()) + ":" + p(d.getMinutes()) + ":" + p(d.getSeconds());
+}
+
+// titled is a cell showing text, with the raw value on hover.
+function titled(text, title, cls) {
+  const td = el("td", text, cls);
+  td.title = String(title);
+  return td;
+}
+
+// sortParams adds the table's sort column and order to q.
+function sortParams(q, column, order) {
+  if (column) { q.set("sort", column); q.set("order", order); }
+}
+
+// showSort marks the sorted column's header.
+function showSort(table, column, order) {
+  for (const th of $(table).querySelectorAll("th[data-sort]")) {
+    if (th.dataset.sort === column) th.setAttribute("aria-sort", order === "desc" ? "descending" : "ascending");
+    else th.removeAttribute("aria-sort");
+  }
+}
+
+// brokerNamesCell lists up to three broker names; more collapse to a count
+// whose list opens on demand.
+function brokerNamesCell(names) {
+  const td = el("td", null, "broker-names");
+  if (names.length <= 3) { td.textContent = names.join(", "); return td; }
+  const details = el("details", null, "names");
+  details.appendChild(el("summary", names.length + " broker names"));
+  details.appendChild(el("div", names.join(", "), "list"));
+  td.appendChild(details);
+  return td;
 }
 
 // heartbeatClass colours a heartbeat's age as it nears the broker's timeout.
@@ -135,15 +179,20 @@ async function refreshClusters() {
 async function refreshBrokers() {
   const q = new URLSearchParams({ offset: state.brokerOffset, limit: BROKER_PAGE });
   if (state.brokerCluster) q.set("cluster", state.brokerCluster);
+  sortParams(q, state.brokerSort, state.brokerOrder);
   const data = await getJSON("/v1/brokers?" + q);
   state.brokerTotal = data.total;
+  showSort("brokers", state.brokerSort, state.brokerOrder);
   $("brokers-page").textContent = pageText(state.brokerOffset, data.brokers.length, data.total);
   replaceRows("brokers", data.brokers.map((b) => {
     const hb = el("td", age(b.sinceLastHeartbeatMillis), "hb-age " + heartbeatClass(b.sinceLastHeartbeatMillis, b.heartbeatTimeoutMillis));
     hb.title = "timeout " + age(b.heartbeatTimeoutMillis) + ", last registration " + age(b.sinceLastRegisterMillis) + " ago";
     const cells = [
-      b.cluster, b.brokerName, el("td", b.role, b.role === "master" ? "master" : ""), b.brokerId, b.brokerAddr, b.version,
-      b.dataVersion.counter + " @ " + b.dataVersion.timestamp, hb,
+      b.cluster, b.brokerName, el("td", b.role, b.role === "master" ? "master" : ""), b.brokerId, b.brokerAddr,
+      titled(b.versionName, "MQVersion ordinal " + b.version, "version"),
+      titled("#" + b.dataVersion.counter + " at " + when(b.dataVersion.timestamp),
+        "counter " + b.dataVersion.counter + ", timestamp " + b.dataVersion.timestamp + " ms, state version " + b.dataVersion.stateVersion, "data-version"),
+      hb,
       el("td", b.writePermWiped ? "drained" : "writable", b.writePermWiped ? "drained" : "writable"), b.topicCount,
     ];
     if (state.admin) {
@@ -166,14 +215,20 @@ async function refreshTopics() {
   const q = new URLSearchParams({ offset: state.topicOffset, limit: TOPIC_PAGE });
   if (state.topicQuery) q.set("q", state.topicQuery);
   if (state.topicCluster) q.set("cluster", state.topicCluster);
+  if (!state.topicSystem) q.set("system", "false");
+  sortParams(q, state.topicSort, state.topicOrder);
   const data = await getJSON("/v1/topics?" + q);
   state.topicTotal = data.total;
+  showSort("topics", state.topicSort, state.topicOrder);
   $("topics-page").textContent = pageText(state.topicOffset, data.topics.length, data.total);
   replaceRows("topics", data.topics.map((t) => {
-    const tr = row([t.topic, t.brokerNames.join(", "), t.readQueueNums, t.writeQueueNums, t.writable ? "yes" : "no"],
+    const tr = row([t.topic, brokerNamesCell(t.brokerNames), t.readQueueNums, t.writeQueueNums, t.writable ? "yes" : "no"],
       t.topic === state.selectedTopic ? "selected" : "");
     tr.dataset.topic = t.topic;
-    tr.addEventListener("click", () => { state.selectedTopic = t.topic; refreshRoute(); refreshTopics(); });
+    tr.addEventListener("click", (e) => {
+      if (e.target.closest("details")) return; // opening the broker list is not picking the topic
+      state.selectedTopic = t.topic; refreshRoute(); refreshTopics();
+    });
     return tr;
   }));
 }
@@ -264,7 +319,7 @@ function fmt(v) { return v >= 100 ? Math.round(v).toString() : v.toFixed(v >= 10
 async function refreshCharts() {
   const data = await getJSON("/v1/stats");
   const s = data.samples;
-  const ts = [], routes = [], regs = [], brokers = [];
+  const ts = [], routes = [], regs = [], brokers = [], topics = [];
   for (let i = 1; i < s.length; i++) {
     const dt = (s[i].t - s[i - 1].t) / 1000;
     if (dt <= 0) continue;
@@ -272,14 +327,39 @@ async function refreshCharts() {
     routes.push((s[i].routeQueries - s[i - 1].routeQueries) / dt);
     regs.push((s[i].registrations - s[i - 1].registrations) / dt);
     brokers.push(s[i].liveBrokers);
+    topics.push(s[i].topics);
   }
   drawChart("chart-routes", ts, routes, "/s");
   drawChart("chart-registrations", ts, regs, "/s");
   drawChart("chart-brokers", ts, brokers, "");
+  drawChart("chart-topics", ts, topics, "");
+}
+
+// refreshPeers shows the last background check of each peer NameServer.
+async function refreshPeers() {
+  const data = await getJSON("/v1/peers");
+  const self = data.self;
+  $("peers-note").textContent = "this server: " + self.addr + ", " + self.brokers + " brokers, " + self.topics +
+    " topics; peers checked every " + age(data.intervalMillis) + " (timeout " + age(data.timeoutMillis) + ")";
+  const now = Date.now();
+  const rows = data.peers.map((p) => {
+    const state = el("td", p.up ? "up" : "down", "peer-state " + (p.up ? "peer-up" : "peer-down"));
+    if (!p.up) state.title = p.error;
+    let routes;
+    if (!p.up) routes = el("td", p.error, "hint");
+    else if (p.routesAgree) routes = el("td", p.topics < 0 ? "brokers agree (topics not listed)" : "agree", "agree");
+    else routes = el("td", p.differences.join("; "), "differ");
+    const tr = row([p.addr, state, p.up ? p.brokers : "", p.up ? p.brokerNames : "", p.up && p.topics >= 0 ? p.topics : "",
+      routes, age(Math.max(0, now - p.checkedMillis)) + " ago", p.lastUpMillis ? when(p.lastUpMillis) : "never"]);
+    tr.dataset.addr = p.addr;
+    return tr;
+  });
+  if (rows.length === 0) rows.push(row(["no peers configured (peerNamesrvAddrs, or addressServerList)", "", "", "", "", "", "", ""]));
+  replaceRows("peers", rows);
 }
 
 async function refreshAll() {
-  const parts = [refreshStatus, refreshClusters, refreshBrokers, refreshTopics, refreshRoute, refreshKV, refreshConfig, refreshCharts];
+  const parts = [refreshStatus, refreshClusters, refreshPeers, refreshBrokers, refreshTopics, refreshRoute, refreshKV, refreshConfig, refreshCharts];
   const results = await Promise.allSettled(parts.map((f) => f()));
   const failed = results.filter((r) => r.status === "rejected");
   $("refreshed").textContent = new Date().toLocaleTimeString() + (failed.length ? " (" + failed[0].reason.message + ")" : "");
@@ -301,6 +381,21 @@ function wire() {
   $("topics-next").addEventListener("click", () => {
     if (state.topicOffset + TOPIC_PAGE < state.topicTotal) { state.topicOffset += TOPIC_PAGE; refreshTopics(); }
   });
+  $("topic-system").addEventListener("change", (e) => { state.topicSystem = e.target.checked; state.topicOffset = 0; refreshTopics(); });
+  // A header click sorts on its column; a second click turns the order.
+  const sorts = { broker: refreshBrokers, topic: refreshTopics };
+  for (const table of document.querySelectorAll("table.sortable")) {
+    const prefix = table.dataset.state;
+    for (const th of table.querySelectorAll("th[data-sort]")) {
+      th.addEventListener("click", () => {
+        const column = th.dataset.sort;
+        if (state[prefix + "Sort"] === column) state[prefix + "Order"] = state[prefix + "Order"] === "asc" ? "desc" : "asc";
+        else { state[prefix + "Sort"] = column; state[prefix + "Order"] = "asc"; }
+        state[prefix + "Offset"] = 0;
+        sorts[prefix]();
+      });
+    }
+  }
 }
 
 async function start() {
