@@ -64,7 +64,12 @@ func TestPeerPairFromAddressServerList(t *testing.T) {
 	onlyPeer(t, b, addrA, "b sees a agreeing", func(st peers.Status) bool { return st.Up && st.RoutesAgree })
 
 	nstest.MustCode(t, nstest.Register(t, nstest.NewClient(t, a.Addr), nstest.BrokerAMaster), remoting.SUCCESS)
-	st := onlyPeer(t, b, addrA, "b sees a's broker", func(st peers.Status) bool { return !st.RoutesAgree })
+	// A check asks for the cluster table and the topic list one after the
+	// other, so one may see the topics of a registration and not its broker
+	// (seen once): wait for a check that saw both.
+	st := onlyPeer(t, b, addrA, "b sees a's broker", func(st peers.Status) bool {
+		return !st.RoutesAgree && st.Brokers == 1 && len(st.Differences) == 2
+	})
 	if st.Brokers != 1 || len(st.Differences) != 2 || st.Differences[0] != "1 broker addresses only there: DefaultCluster/broker-a/0="+nstest.BrokerAMaster.Addr {
 		t.Fatalf("b's view of a: %+v", st)
 	}
