@@ -1,6 +1,7 @@
 package remoting
 
 import (
+	"bytes"
 	"fmt"
 	"net/netip"
 	"sync"
@@ -117,7 +118,10 @@ func (s *Server) releasePartial(conn *Conn) {
 // byte: peers that each start a frame and stop would otherwise hold 64 KiB
 // of buffer apiece unseen. Past the connection's share or its class's part
 // of the limit the connection is closed, as for a large frame whose header
-// does not fit: nothing of the frame can be answered yet.
+// does not fit: nothing of the frame can be answered yet. Unless the
+// connection's own requests, queued or running, hold memory: a pipelining
+// peer's next frame is then dropped and answered SYSTEM_BUSY (dropPartial),
+// as it would be had it arrived whole, however TCP split it.
 func (s *Server) holdPartial(conn *Conn, gnetConn gnet.Conn) error {
 	if conn.assembly != nil || conn.outputPaused {
 		return nil // a large frame counts itself; a paused connection's unread bytes are whole requests
@@ -127,10 +131,42 @@ func (s *Server) holdPartial(conn *Conn, gnetConn gnet.Conn) error {
 		return nil
 	}
 	if !s.memory.reserveFor(conn, n) {
+		if conn.requestHeld.Load() > 0 && s.dropPartial(conn, gnetConn, int(n)) {
+			return nil
+		}
 		s.frameCloses[closeMemory].Add(1)
 		return fmt.Errorf("partial frame of %d bytes, stranger %t: %w", n, !conn.knownBroker.Load(), ErrRequestMemory)
 	}
 	s.memory.arriving.Add(n)
 	conn.partialHeld = n
 	return nil
+}
+
+// dropPartial turns the partial small frame of buffered bytes that found no
+// room into one being dropped, when its header has all arrived: the header
+// is kept to answer SYSTEM_BUSY, what arrived is discarded and the rest
+// goes the large frame's dropping way (dropLargeFrame). It reports false
+// when the header is not in.
+func (s *Server) dropPartial(conn *Conn, gnetConn gnet.Conn, buffered int) bool {
+	if buffered < frameLengthSize+headerWordSize {
+		return false
+	}
+	frame, err := gnetConn.Peek(buffered)
+	if err != nil {
+		return false
+	}
+	total, _, err := FrameLength(frame, s.cfg.MaxFrameSize)
+	if err != nil {
+		return false
+	}
+	headerEnd := bodyOffset(frame[frameLengthSize:])
+	if buffered-frameLengthSize < headerEnd {
+		return false
+	}
+	header := bytes.Clone(frame[frameLengthSize : frameLengthSize+headerEnd])
+	_, _ = gnetConn.Discard(buffered)
+	size := total - frameLengthSize
+	conn.assembly = &frameAssembly{size: size, filled: buffered - frameLengthSize, header: header}
+	conn.progress.started(size, time.Now())
+	return true
 }

@@ -88,6 +88,33 @@ func TestLargeRequestsPastTheMemoryLimitAreAnsweredBusy(t *testing.T) {
 	waitHeld(t, server, 0)
 }
 
+// TestAPipelinedFrameArrivingInPiecesPastTheLimitIsAnsweredBusy: the
+// frame after two queued ones that fill the limit, split by TCP (here by
+// two writes), is answered SYSTEM_BUSY, as it is when it arrives whole
+// (seen closing its connection under load before), and the connection goes on.
+func TestAPipelinedFrameArrivingInPiecesPastTheLimitIsAnsweredBusy(t *testing.T) {
+	server, gate := gatedServer(t, 100<<10)
+	peer := dialRaw(t, server)
+	for opaque := int32(1); opaque <= 2; opaque++ {
+		peer.send(bodyRequest(REGISTER_BROKER, opaque, 40<<10))
+	}
+	waitHeld(t, server, 80<<10)
+	third := mustEncode(t, bodyRequest(REGISTER_BROKER, 3, 40<<10))
+	peer.write(third[:30<<10])
+	time.Sleep(50 * time.Millisecond) // the server reads the first piece alone
+	peer.write(third[30<<10:])
+	expectAnswer(t, peer, 3, SYSTEM_BUSY, remarkOverload)
+	close(gate)
+	for range 2 {
+		if resp := peer.read(); resp.Code != SUCCESS {
+			t.Fatalf("queued request %d answered %d", resp.Opaque, resp.Code)
+		}
+	}
+	peer.send(bodyRequest(GET_ROUTEINFO_BY_TOPIC, 4, 10))
+	expectAnswer(t, peer, 4, SUCCESS, "4")
+	waitHeld(t, server, 0)
+}
+
 // TestSmallQueuedRequestsCountToo: small frames waiting for a worker count
 // their bodies; past the limit the next one is answered SYSTEM_BUSY.
 func TestSmallQueuedRequestsCountToo(t *testing.T) {
