@@ -1,0 +1,128 @@
+// Command controller runs one RocketMQ 5 controller node (Java's
+// mqcontroller): automatic master election for brokers with
+// enableControllerMode=true, on hashicorp/raft. Config keys are Java's
+// ControllerConfig keys plus ours (controller/config/README.md); SIGINT or
+// SIGTERM stops it.
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"net/http"
+	"os"
+	"os/signal"
+	"strconv"
+	"syscall"
+	"time"
+
+	"github.com/sirupsen/logrus"
+
+	"github.com/gonamesrv/gonamesrv/controller/config"
+	"github.com/gonamesrv/gonamesrv/controller/node"
+	"github.com/gonamesrv/gonamesrv/internal/buildinfo"
+)
+
+// shutdownTimeout bounds a graceful stop.
+const shutdownTimeout = 15 * time.Second
+
+// httpReadHeaderTimeout bounds a side-port request's header read.
+const httpReadHeaderTimeout = 10 * time.Second
+
+func main() { os.Exit(run(os.Args[1:])) }
+
+func run(args []string) int {
+	if buildinfo.Requested(args) {
+		fmt.Println(buildinfo.Read().String("controller"))
+		return 0
+	}
+	cfg, printOnly, err := config.FromArgs(args, os.Stdout)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "controller:", err)
+		return 1
+	}
+	if printOnly {
+		return 0
+	}
+	log, err := newLogger(cfg)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "controller:", err)
+		return 1
+	}
+	svc, err := node.Start(cfg, log)
+	if err != nil {
+		log.WithError(err).Error("start controller")
+		return 1
+	}
+	stopHTTP, err := serveHTTP(cfg, svc.Node, log)
+	if err != nil {
+		log.WithError(err).Error("start controller side port")
+		_ = svc.Shutdown(context.Background())
+		return 1
+	}
+	signals := make(chan os.Signal, 2)
+	signal.Notify(signals, syscall.SIGINT, syscall.SIGTERM)
+	var sig os.Signal
+	select {
+	case sig = <-signals:
+	case <-svc.Server.Failed():
+		log.Error("the event loops died; exiting with status 1 so that a supervisor restarts the controller")
+		return 1
+	}
+	log.WithField("signal", sig.String()).Info("stopping controller")
+	ctx, cancel := context.WithTimeout(context.Background(), shutdownTimeout)
+	defer cancel()
+	stopHTTP(ctx)
+	if err := svc.Shutdown(ctx); err != nil {
+		log.WithError(err).Error("stop controller")
+		return 1
+	}
+	return 0
+}
+
+// serveHTTP starts the side port (httpListenPort; -1 off) with /healthz,
+// /readyz, /metrics and /v1/controller.
+func serveHTTP(cfg *config.Config, n *node.Node, log *logrus.Entry) (func(context.Context), error) {
+	port, err := cfg.HTTPPort()
+	if err != nil || port < 0 {
+		return func(context.Context) {}, err
+	}
+	ln, err := net.Listen("tcp", net.JoinHostPort("", strconv.Itoa(port)))
+	if err != nil {
+		return nil, fmt.Errorf("side port %d: %w", port, err)
+	}
+	srv := &http.Server{Handler: n.HTTPHandler(), ReadHeaderTimeout: httpReadHeaderTimeout}
+	go func() {
+		if err := srv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
+			log.WithError(err).Error("controller side port stopped")
+		}
+	}()
+	log.WithField("httpAddr", ln.Addr().String()).Info("controller side port: /healthz /readyz /metrics /v1/controller")
+	return func(ctx context.Context) { _ = srv.Shutdown(ctx) }, nil
+}
+
+// newLogger is cmd/namesrv's logger: logrus's standard one, text or JSON,
+// at logLevel.
+func newLogger(cfg *config.Config) (*logrus.Entry, error) {
+	logger := logrus.StandardLogger()
+	logger.SetOutput(os.Stderr)
+	switch cfg.LogFormat {
+	case "", "text":
+		logger.SetFormatter(&logrus.TextFormatter{FullTimestamp: true})
+	case "json":
+		logger.SetFormatter(&logrus.JSONFormatter{})
+	default:
+		return nil, fmt.Errorf("unknown log format %q (want text or json)", cfg.LogFormat)
+	}
+	level := cfg.LogLevel
+	if level == "" {
+		level = "info"
+	}
+	lvl, err := logrus.ParseLevel(level)
+	if err != nil {
+		return nil, fmt.Errorf("log level: %w", err)
+	}
+	logger.SetLevel(lvl)
+	return logrus.NewEntry(logger).WithField("service", "controller"), nil
+}
