@@ -15,6 +15,7 @@ import (
 
 	"github.com/gonamesrv/gonamesrv/controller"
 	"github.com/gonamesrv/gonamesrv/controller/wire"
+	"github.com/gonamesrv/gonamesrv/internal/testlog"
 	"github.com/gonamesrv/gonamesrv/remoting"
 )
 
@@ -44,9 +45,9 @@ func NewBroker(t testing.TB, cluster, name string, controllers []string) *Broker
 	t.Helper()
 	b := &Broker{Cluster: cluster, Name: name, clients: map[string]*remoting.Client{}, notices: make(chan *remoting.Command, 64)}
 	for _, addr := range controllers {
-		b.clients[addr] = remoting.NewClient(addr, remoting.ClientConfig{RequestTimeout: callTimeout})
+		b.clients[addr] = remoting.NewClient(addr, remoting.ClientConfig{RequestTimeout: callTimeout, Logger: testlog.Discard()})
 	}
-	b.srv = remoting.NewServer(remoting.ServerConfig{Addr: "127.0.0.1:0"})
+	b.srv = remoting.NewServer(remoting.ServerConfig{Addr: "127.0.0.1:0", Logger: testlog.Discard()})
 	b.srv.Handle(wire.CodeNotifyBrokerRoleChanged, func(_ *remoting.Conn, req *remoting.Command) *remoting.Command {
 		select {
 		case b.notices <- req:
@@ -107,7 +108,7 @@ func (b *Broker) invoke(addr string, req *remoting.Command) (*remoting.Command, 
 	b.mu.Lock()
 	c, ok := b.clients[addr]
 	if !ok {
-		c = remoting.NewClient(addr, remoting.ClientConfig{RequestTimeout: callTimeout})
+		c = remoting.NewClient(addr, remoting.ClientConfig{RequestTimeout: callTimeout, Logger: testlog.Discard()})
 		b.clients[addr] = c
 	}
 	b.mu.Unlock()
