@@ -9,6 +9,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"net"
 	"net/http"
 	"os"
@@ -30,16 +31,16 @@ const shutdownTimeout = 15 * time.Second
 // httpReadHeaderTimeout bounds a side-port request's header read.
 const httpReadHeaderTimeout = 10 * time.Second
 
-func main() { os.Exit(run(os.Args[1:])) }
+func main() { os.Exit(run(os.Args[1:], os.Stdout, os.Stderr)) }
 
-func run(args []string) int {
+func run(args []string, stdout, stderr io.Writer) int {
 	if buildinfo.Requested(args) {
-		fmt.Println(buildinfo.Read().String("controller"))
+		fmt.Fprintln(stdout, buildinfo.Read().String("controller"))
 		return 0
 	}
-	cfg, printOnly, err := config.FromArgs(args, os.Stdout)
+	cfg, printOnly, err := config.FromArgs(args, stdout)
 	if err != nil {
-		fmt.Fprintln(os.Stderr, "controller:", err)
+		fmt.Fprintln(stderr, "controller:", err)
 		return 1
 	}
 	if printOnly {
@@ -47,7 +48,7 @@ func run(args []string) int {
 	}
 	log, err := newLogger(cfg)
 	if err != nil {
-		fmt.Fprintln(os.Stderr, "controller:", err)
+		fmt.Fprintln(stderr, "controller:", err)
 		return 1
 	}
 	svc, err := node.Start(cfg, log)
