@@ -243,3 +243,34 @@ func TestControllerRestartsFromItsSnapshot(t *testing.T) {
 		t.Fatalf("the restart did not restore a snapshot:\n%s", out)
 	}
 }
+
+func TestControllerEmbeddedInTheNameServer(t *testing.T) {
+	base, ok := nstest.FreePorts(0, 1000)
+	if !ok {
+		t.Fatal("no free ports")
+	}
+	ctlAddr := net.JoinHostPort("127.0.0.1", strconv.Itoa(base))
+	file := filepath.Join(t.TempDir(), "namesrv.properties")
+	conf := fmt.Sprintf("enableControllerInNamesrv=true\ncontrollerDLegerGroup=embedded\ncontrollerDLegerPeers=n0-%s\n"+
+		"controllerDLegerSelfId=n0\ncontrollerStorePath=%s\n", ctlAddr, filepath.ToSlash(t.TempDir()))
+	if err := os.WriteFile(file, []byte(conf), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ns := startNamesrv(t, "-c", file)
+	b := ctltest.NewBroker(t, "cluster-a", "broker-set-e", []string{ctlAddr})
+	b.Register(t)
+	b.Heartbeat(t, 0, 0, 60000)
+	ctltest.MustCode(t, b.Elect(t), 0)
+	md, err := b.Metadata(ctlAddr)
+	if err != nil || md.Group != "embedded" || !md.IsLeader {
+		t.Fatalf("embedded controller metadata %+v %v", md, err)
+	}
+	// The NameServer's own port still serves routes, and not the controller.
+	if _, code, err := routeOf(ns.Addr, "NoSuchTopic"); err != nil || code != remoting.TOPIC_NOT_EXIST {
+		t.Fatalf("route query on the NameServer port: code %d %v", code, err)
+	}
+	resp := nstest.Invoke(t, nstest.NewClient(t, ns.Addr), remoting.NewRequest(wire.CodeGetMetadataInfo, nil, nil))
+	if resp.Code != remoting.REQUEST_CODE_NOT_SUPPORTED {
+		t.Fatalf("1005 on the NameServer port: %d %q", resp.Code, resp.Remark)
+	}
+}

@@ -58,6 +58,19 @@ func run(args []string) int {
 		log.WithError(err).Error("start name server")
 		return 1
 	}
+	stopController, err := startEmbeddedController(cfg, log)
+	if err != nil {
+		log.WithError(err).Error("start embedded controller")
+		_ = ns.Shutdown(context.Background())
+		return 1
+	}
+	defer func() {
+		ctx, cancel := context.WithTimeout(context.Background(), shutdownTimeout)
+		defer cancel()
+		if err := stopController(ctx); err != nil {
+			log.WithError(err).Warn("stop embedded controller")
+		}
+	}()
 	signals := make(chan os.Signal, 2)
 	signal.Notify(signals, syscall.SIGINT, syscall.SIGTERM)
 	var sig os.Signal

@@ -125,3 +125,17 @@ func Usage(w io.Writer) {
 Flags override the -c file whatever their order. See controller/config/README.md.
 `)
 }
+
+// FromFile reads the controller settings of a properties file shared with
+// another program (the NameServer's -c file with enableControllerInNamesrv):
+// the keys it does not know are ignored, the rest validated.
+func FromFile(path string) (*Config, error) {
+	cfg := Default()
+	if err := cfg.loadFile(path); err != nil {
+		return nil, err
+	}
+	if err := cfg.Validate(); err != nil {
+		return nil, fmt.Errorf("controller settings in %s: %w", path, err)
+	}
+	return cfg, nil
+}
