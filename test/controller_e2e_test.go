@@ -274,3 +274,44 @@ func TestControllerEmbeddedInTheNameServer(t *testing.T) {
 		t.Fatalf("1005 on the NameServer port: %d %q", resp.Code, resp.Remark)
 	}
 }
+
+func TestControllerMqadminCommands(t *testing.T) {
+	g := startControllerGroup(t, 3)
+	leader := g.leader(t, 20*time.Second)
+	follower := g.addrs[(leader+1)%3]
+	b1 := ctltest.NewBroker(t, "cluster-a", "broker-set-m", g.addrs)
+	b2 := ctltest.NewBroker(t, "cluster-a", "broker-set-m", g.addrs)
+	b1.Register(t)
+	b2.Register(t)
+	heartbeatLoop(t, b1, b2)
+	ctltest.MustCode(t, b1.Elect(t), 0)
+
+	md := mustMqadmin(t, "getControllerMetaData", "-a", follower)
+	want := fmt.Sprintf("\n#ControllerGroup\te2e\n#ControllerLeaderId\tn%d\n#ControllerLeaderAddress\t%s\n#Peer:\tn0:%s\n#Peer:\tn1:%s\n#Peer:\tn2:%s\n",
+		leader, g.addrs[leader], g.addrs[0], g.addrs[1], g.addrs[2])
+	if md != want {
+		t.Fatalf("getControllerMetaData:\n%q\nwant\n%q", md, want)
+	}
+	sss := mustMqadmin(t, "getSyncStateSet", "-a", follower, "-b", "broker-set-m")
+	want = fmt.Sprintf("\n#brokerName\tbroker-set-m\n#MasterBrokerId\t1\n#MasterAddr\t%s\n#MasterEpoch\t1\n#SyncStateSetEpoch\t1\n#SyncStateSetNums\t1\n"+
+		"\nInSyncReplica:\tReplicaIdentity{brokerName='broker-set-m', brokerId=1, brokerAddress='%s', alive=true}\n"+
+		"\nNotInSyncReplica:\tReplicaIdentity{brokerName='broker-set-m', brokerId=2, brokerAddress='%s', alive=true}\n", b1.Addr, b1.Addr, b2.Addr)
+	if sss != want {
+		t.Fatalf("getSyncStateSet:\n%q\nwant\n%q", sss, want)
+	}
+	// Broker 2 is alive but out of sync: a designated election of it fails
+	// (2012); of the master, MASTER_STILL_EXIST (2011) is an error too.
+	if r := mqadmin(t, "electMaster", "-a", follower, "-b", "2", "-bn", "broker-set-m", "-c", "cluster-a"); r.code == 0 ||
+		!strings.Contains(r.stderr, "CODE: 2012") {
+		t.Fatalf("electMaster of an out-of-sync broker: %d %q %q", r.code, r.stdout, r.stderr)
+	}
+	ctltest.MustCode(t, alterSSS(t, b1, 1, 1, 1, 2), 0)
+	out := mustMqadmin(t, "electMaster", "-a", follower, "-b", "2", "-bn", "broker-set-m", "-c", "cluster-a")
+	want = fmt.Sprintf("\n#ClusterName\tcluster-a\n#BrokerName\tbroker-set-m\n#BrokerMasterAddr\t%s\n#MasterEpoch\t2\n#SyncStateSetEpoch\t3\n", b2.Addr)
+	if out != want {
+		t.Fatalf("electMaster:\n%q\nwant\n%q", out, want)
+	}
+	if js := mustMqadmin(t, "getControllerMetaData", "-a", follower, "-json"); !strings.Contains(js, `"isLeader": false`) {
+		t.Fatalf("getControllerMetaData -json: %s", js)
+	}
+}
