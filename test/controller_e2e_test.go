@@ -315,3 +315,55 @@ func TestControllerMqadminCommands(t *testing.T) {
 		t.Fatalf("getControllerMetaData -json: %s", js)
 	}
 }
+
+// TestControllerFailoverFigures measures, with the defaults (Raft 1 s
+// timeouts, 10 s broker heartbeat timeout, 5 s scans), the leader change
+// after a SIGKILL, the election after the master's connection closes and
+// after it falls silent. It only logs; CONTROLLER_FIGURES=1 runs it
+// (docs/controller.md quotes its output).
+func TestControllerFailoverFigures(t *testing.T) {
+	if os.Getenv("CONTROLLER_FIGURES") == "" {
+		t.Skip("CONTROLLER_FIGURES=1 runs the failover measurements (about 30 s)")
+	}
+	g := startControllerGroup(t, 3, "-scanNotActiveBrokerInterval", "5000", "-scanInactiveMasterInterval", "5000")
+	leader := g.leader(t, 20*time.Second)
+	killed := time.Now()
+	g.procs[leader].Kill()
+	g.leader(t, 30*time.Second)
+	t.Logf("FIGURE leader change after SIGKILL of the leader: %s", time.Since(killed).Round(time.Millisecond))
+
+	electAfter := func(name string, kill func(b *ctltest.Broker, stop func())) {
+		b1 := ctltest.NewBroker(t, "cluster-f", name, g.addrs)
+		b2 := ctltest.NewBroker(t, "cluster-f", name, g.addrs)
+		b1.Register(t)
+		b2.Register(t)
+		stop1 := make(chan struct{})
+		var once sync.Once
+		go func() {
+			for {
+				b1.Heartbeat(t, 0, 100, 10000)
+				select {
+				case <-stop1:
+					return
+				case <-time.After(time.Second):
+				}
+			}
+		}()
+		heartbeatLoop(t, b2)
+		b2.Heartbeat(t, 0, 100, 10000)
+		ctltest.MustCode(t, b1.Elect(t), 0)
+		ctltest.MustCode(t, alterSSS(t, b1, 1, 1, 1, 2), 0)
+		started := time.Now()
+		kill(b1, func() { once.Do(func() { close(stop1) }) })
+		eventually(t, 40*time.Second, "broker 2 elected", func() error {
+			info, _ := b2.ReplicaInfo(t)
+			if info.MasterBrokerID == nil || *info.MasterBrokerID != 2 {
+				return fmt.Errorf("master %s", ctltest.Int64(info.MasterBrokerID))
+			}
+			return nil
+		})
+		t.Logf("FIGURE %s: broker 2 master after %s", name, time.Since(started).Round(time.Millisecond))
+	}
+	electAfter("master-connection-closed", func(b *ctltest.Broker, stop func()) { stop(); b.Close() })
+	electAfter("master-silent", func(_ *ctltest.Broker, stop func()) { stop() })
+}
