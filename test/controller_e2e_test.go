@@ -314,6 +314,32 @@ func TestControllerMqadminCommands(t *testing.T) {
 	if js := mustMqadmin(t, "getControllerMetaData", "-a", follower, "-json"); !strings.Contains(js, `"isLeader": false`) {
 		t.Fatalf("getControllerMetaData -json: %s", js)
 	}
+
+	all := strings.Join(g.addrs, ";")
+	out = mustMqadmin(t, "updateControllerConfig", "-a", all, "-k", "notifyBrokerRoleChanged", "-v", "false")
+	if want := fmt.Sprintf("update controller config success![%s]\nnotifyBrokerRoleChanged : false\n", strings.Join(g.addrs, ", ")); out != want {
+		t.Fatalf("updateControllerConfig: %q, want %q", out, want)
+	}
+	out = mustMqadmin(t, "getControllerConfig", "-a", all)
+	if strings.Count(out, "notifyBrokerRoleChanged                           =  false\n") != 3 ||
+		!strings.Contains(out, "============"+g.addrs[2]+"============\n") {
+		t.Fatalf("getControllerConfig:\n%s", out)
+	}
+	if r := mqadmin(t, "updateControllerConfig", "-a", follower, "-k", "configStorePath", "-v", "/tmp/x"); r.code == 0 || !strings.Contains(r.stderr, "CODE: 16") {
+		t.Fatalf("updateControllerConfig of a black-listed key: %d %q", r.code, r.stderr)
+	}
+	// A set whose master is recorded is not cleaned without ids (2009); with
+	// -l it is, and the next id of the set starts over at 1.
+	if r := mqadmin(t, "cleanBrokerMetadata", "-a", follower, "-bn", "broker-set-m", "-c", "cluster-a"); r.code == 0 || !strings.Contains(r.stderr, "CODE: 2009") {
+		t.Fatalf("cleanBrokerMetadata of a set with a master: %d %q", r.code, r.stderr)
+	}
+	out = mustMqadmin(t, "cleanBrokerMetadata", "-a", follower, "-bn", "broker-set-m", "-l")
+	if out != "clear broker broker-set-m metadata from controller success! \n" {
+		t.Fatalf("cleanBrokerMetadata: %q", out)
+	}
+	if id := nextBrokerID(t, b1); id != 1 {
+		t.Fatalf("next id after the clean %d, want 1", id)
+	}
 }
 
 // TestControllerFailoverFigures measures, with the defaults (Raft 1 s

@@ -35,6 +35,89 @@ var controllerCommands = []command{
 			opt("bn", "brokerName", true, true, "The broker name of the replicas that require to be manipulated"),
 			opt("c", "clusterName", true, true, "the clusterName of broker"),
 		}},
+	{name: "getControllerConfig", desc: "Get controller config.", className: "GetControllerConfigSubCommand",
+		read: true, run: runGetControllerConfig, opts: []option{
+			opt("a", "controllerAddress", true, true, "Controller address list, eg: 192.168.0.1:9878;192.168.0.2:9878"),
+		}},
+	{name: "updateControllerConfig", desc: "Update controller config.", className: "UpdateControllerConfigSubCommand",
+		run: runUpdateControllerConfig, opts: []option{
+			opt("a", "controllerAddress", true, true, "Controller address list, eg: 192.168.0.1:9878;192.168.0.2:9878"),
+			opt("k", "key", true, true, "config key"),
+			opt("v", "value", true, true, "config value"),
+		}},
+	{name: "cleanBrokerMetadata", desc: "Clean metadata of broker on controller.", className: "CleanControllerBrokerMetaSubCommand",
+		run: runCleanBrokerMetadata, opts: []option{
+			opt("a", "controllerAddress", true, true, "The address of controller"),
+			opt("b", "brokerControllerIdsToClean", true, false, "The brokerController id list which requires to clean metadata. eg: 1;2;3, means that clean broker-1, broker-2 and broker-3"),
+			opt("bn", "brokerName", true, true, "The broker name of the replicas that require to be manipulated"),
+			opt("c", "clusterName", true, false, "The clusterName of broker"),
+			opt("l", "cleanLivingBroker", false, false, "Whether clean up living brokers,default value is false"),
+		}},
+}
+
+// controllerList splits -a's ';' list.
+func controllerList(e *env) []string {
+	var list []string
+	for _, addr := range strings.Split(e.args.get("a"), ";") {
+		if addr = strings.TrimSpace(addr); addr != "" {
+			list = append(list, addr)
+		}
+	}
+	return list
+}
+
+func runGetControllerConfig(e *env) error {
+	configs := map[string]map[string]string{}
+	list := controllerList(e)
+	for _, addr := range list {
+		resp, err := e.client.invoke(addr, wire.CodeGetControllerConfig, nil, nil)
+		if err != nil {
+			return err
+		}
+		configs[addr] = parseProperties(resp.Body)
+	}
+	if e.json {
+		return e.printJSON(configs)
+	}
+	for _, addr := range list {
+		fmt.Fprint(e.out, formatNamesrvConfig(addr, configs[addr]))
+	}
+	return nil
+}
+
+func runUpdateControllerConfig(e *env) error {
+	key, value := e.args.get("k"), e.args.get("v")
+	list := controllerList(e)
+	for _, addr := range list {
+		if _, err := e.client.invoke(addr, wire.CodeUpdateControllerConfig, nil, []byte(key+"="+value+"\n")); err != nil {
+			return err
+		}
+	}
+	_, err := fmt.Fprintf(e.out, "update controller config success![%s]\n%s : %s\n", strings.Join(list, ", "), key, value)
+	return err
+}
+
+func runCleanBrokerMetadata(e *env) error {
+	name, cluster, ids := e.args.get("bn"), e.args.get("c"), e.args.get("b")
+	for _, id := range strings.Split(ids, ";") {
+		if _, err := strconv.ParseInt(id, 10, 64); id != "" && err != nil {
+			return fmt.Errorf("please set the option <brokerControllerIdsToClean> according to the format: %w", err)
+		}
+	}
+	living := e.args.has("l")
+	if !living && cluster == "" {
+		return fmt.Errorf("cleanLivingBroker option is false, clusterName option can not be empty.")
+	}
+	leader, err := controllerLeader(e, e.args.get("a"))
+	if err != nil {
+		return err
+	}
+	req := wire.CleanBrokerDataRequest{ClusterName: cluster, BrokerName: name, BrokerControllerIdsToClean: ids, IsCleanLivingBroker: living}
+	if _, err := e.client.invoke(leader, wire.CodeCleanBrokerData, remoting.EncodeHeader(&req), nil); err != nil {
+		return err
+	}
+	_, err = fmt.Fprintf(e.out, "clear broker %s metadata from controller success! \n", name)
+	return err
 }
 
 func init() { commands = append(commands, controllerCommands...) }
