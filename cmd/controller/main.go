@@ -23,6 +23,7 @@ import (
 	"github.com/gonamesrv/gonamesrv/controller/config"
 	"github.com/gonamesrv/gonamesrv/controller/node"
 	"github.com/gonamesrv/gonamesrv/internal/buildinfo"
+	"github.com/gonamesrv/gonamesrv/internal/logsetup"
 )
 
 // shutdownTimeout bounds a graceful stop.
@@ -46,7 +47,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	if printOnly {
 		return 0
 	}
-	log, err := newLogger(cfg)
+	log, err := logsetup.New(cfg.LogFormat, cfg.LogLevel, "controller")
 	if err != nil {
 		fmt.Fprintln(stderr, "controller:", err)
 		return 1
@@ -101,29 +102,4 @@ func serveHTTP(cfg *config.Config, n *node.Node, log *logrus.Entry) (func(contex
 	}()
 	log.WithField("httpAddr", ln.Addr().String()).Info("controller side port: /healthz /readyz /metrics /v1/controller")
 	return func(ctx context.Context) { _ = srv.Shutdown(ctx) }, nil
-}
-
-// newLogger is cmd/namesrv's logger: logrus's standard one, text or JSON,
-// at logLevel.
-func newLogger(cfg *config.Config) (*logrus.Entry, error) {
-	logger := logrus.StandardLogger()
-	logger.SetOutput(os.Stderr)
-	switch cfg.LogFormat {
-	case "", "text":
-		logger.SetFormatter(&logrus.TextFormatter{FullTimestamp: true})
-	case "json":
-		logger.SetFormatter(&logrus.JSONFormatter{})
-	default:
-		return nil, fmt.Errorf("unknown log format %q (want text or json)", cfg.LogFormat)
-	}
-	level := cfg.LogLevel
-	if level == "" {
-		level = "info"
-	}
-	lvl, err := logrus.ParseLevel(level)
-	if err != nil {
-		return nil, fmt.Errorf("log level: %w", err)
-	}
-	logger.SetLevel(lvl)
-	return logrus.NewEntry(logger).WithField("service", "controller"), nil
 }

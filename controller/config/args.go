@@ -4,7 +4,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"os"
 	"reflect"
 	"strings"
 
@@ -74,13 +73,9 @@ func FromArgs(args []string, stdout io.Writer) (cfg *Config, printOnly bool, err
 // loadFile applies a properties file as Java's -c: unknown keys and values
 // that do not convert are ignored, so a Java controller.conf loads unchanged.
 func (c *Config) loadFile(path string) error {
-	text, err := os.ReadFile(path)
+	props, err := javaprops.ReadFile(path)
 	if err != nil {
-		return fmt.Errorf("load config file: %w", err)
-	}
-	props, err := javaprops.Parse(text)
-	if err != nil {
-		return fmt.Errorf("load config file %s: %w", path, err)
+		return err
 	}
 	for key, value := range props {
 		_ = c.Set(key, value)

@@ -126,47 +126,42 @@ func (n *Node) connClosed(conn uint64) {
 }
 
 // scanHeartbeats expires silent members every scanNotActiveBrokerInterval.
-func (n *Node) scanHeartbeats(every time.Duration) {
-	defer n.wg.Done()
-	tick := time.NewTicker(every)
-	defer tick.Stop()
-	for {
-		select {
-		case <-n.stop:
-			return
-		case <-tick.C:
-			for _, key := range n.live.expire() {
-				n.brokerInactive(key, triggerExpired)
-			}
-		}
+func (n *Node) scanHeartbeats() {
+	for _, key := range n.live.expire() {
+		n.brokerInactive(key, triggerExpired)
 	}
 }
 
 // scanInactiveMasters is the leader's scan every scanInactiveMasterInterval
 // for sets whose master is dead while a member lives.
-func (n *Node) scanInactiveMasters(every time.Duration) {
+func (n *Node) scanInactiveMasters() {
+	if !n.Serving() {
+		return
+	}
+	var jobs []electJob
+	n.fsm.Read(func(s *controller.State) {
+		for _, name := range s.ScanNeedReelect(n.live) {
+			ri, _ := s.ReplicaInfo(name)
+			jobs = append(jobs, electJob{key: controller.BrokerKey{ClusterName: ri.ClusterName, BrokerName: name},
+				trigger: triggerInactiveMaster})
+		}
+	})
+	for _, job := range jobs {
+		n.elector.enqueue(job)
+	}
+}
+
+// every runs fn each period until the node stops.
+func (n *Node) every(period time.Duration, fn func()) {
 	defer n.wg.Done()
-	tick := time.NewTicker(every)
+	tick := time.NewTicker(period)
 	defer tick.Stop()
 	for {
 		select {
 		case <-n.stop:
 			return
 		case <-tick.C:
-			if !n.Serving() {
-				continue
-			}
-			var jobs []electJob
-			n.fsm.Read(func(s *controller.State) {
-				for _, name := range s.ScanNeedReelect(n.live) {
-					ri, _ := s.ReplicaInfo(name)
-					jobs = append(jobs, electJob{key: controller.BrokerKey{ClusterName: ri.ClusterName, BrokerName: name},
-						trigger: triggerInactiveMaster})
-				}
-			})
-			for _, job := range jobs {
-				n.elector.enqueue(job)
-			}
+			fn()
 		}
 	}
 }

@@ -87,8 +87,8 @@ func New(cfg *config.Config, log *logrus.Entry) (*Node, error) {
 	}
 	n.wg.Add(4)
 	go n.watchLeadership()
-	go n.scanHeartbeats(time.Duration(cfg.ScanNotActiveBrokerInterval) * time.Millisecond)
-	go n.scanInactiveMasters(time.Duration(cfg.ScanInactiveMasterInterval) * time.Millisecond)
+	go n.every(time.Duration(cfg.ScanNotActiveBrokerInterval)*time.Millisecond, n.scanHeartbeats)
+	go n.every(time.Duration(cfg.ScanInactiveMasterInterval)*time.Millisecond, n.scanInactiveMasters)
 	go n.elector.run()
 	n.notifier.start()
 	return n, nil
