@@ -126,11 +126,17 @@ func (n *Node) commit(events []controller.Event) error {
 	return err
 }
 
-// read answers a read from the leader's state; with processReadEvent a
-// Barrier commits first (Java's empty read event).
+// read answers a read from the leader's state, after VerifyLeader has
+// heard from a quorum that this node still leads: a leader deposed while
+// paused or cut off must not answer from its stale state (Java's DLedger
+// controller does). With processReadEvent a Barrier commits first as well
+// (Java's empty read event).
 func read[H any](n *Node, fn func(*controller.State, controller.Liveness) *controller.Result[H]) (*controller.Result[H], error) {
 	if !n.Serving() {
 		return nil, errNotServing
+	}
+	if err := n.raft.VerifyLeader().Error(); err != nil {
+		return nil, fmt.Errorf("%w: %w", errNotServing, err)
 	}
 	if n.Config().ProcessReadEvent {
 		if err := n.raft.Barrier(n.commitTimeout()).Error(); err != nil {
