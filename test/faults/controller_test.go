@@ -24,8 +24,9 @@ import (
 	"github.com/gonamesrv/gonamesrv/remoting"
 )
 
-// startControllers starts a 3-node cmd/controller group on loopback.
-func startControllers(t *testing.T) ([]*proc, []string) {
+// controllerGroupArgs is each node's command line for a 3-node group on
+// loopback (its Raft ports at +1000), all stores under one folder.
+func controllerGroupArgs(t *testing.T) ([][]string, []string) {
 	t.Helper()
 	base, ok := nstest.FreePorts(0, 1, 2, 1000, 1001, 1002)
 	if !ok {
@@ -37,11 +38,21 @@ func startControllers(t *testing.T) ([]*proc, []string) {
 		addrs = append(addrs, net.JoinHostPort("127.0.0.1", strconv.Itoa(base+i)))
 		peers = append(peers, fmt.Sprintf("n%d-%s", i, addrs[i]))
 	}
+	args := make([][]string, 3)
+	for i := range 3 {
+		args[i] = []string{"-controllerDLegerGroup", "faults", "-controllerDLegerPeers", strings.Join(peers, ";"),
+			"-controllerDLegerSelfId", fmt.Sprintf("n%d", i), "-controllerStorePath", store, "-httpListenPort", "-1"}
+	}
+	return args, addrs
+}
+
+// startControllers starts a 3-node cmd/controller group on loopback.
+func startControllers(t *testing.T) ([]*proc, []string) {
+	t.Helper()
+	args, addrs := controllerGroupArgs(t)
 	var procs []*proc
 	for i := range 3 {
-		procs = append(procs, startProc(t, "controller", addrs[i], nil, "-controllerDLegerGroup", "faults",
-			"-controllerDLegerPeers", strings.Join(peers, ";"), "-controllerDLegerSelfId", fmt.Sprintf("n%d", i),
-			"-controllerStorePath", store, "-httpListenPort", "-1"))
+		procs = append(procs, startProc(t, "controller", addrs[i], nil, args[i]...))
 	}
 	return procs, addrs
 }
