@@ -257,20 +257,22 @@ func (h *history) add(client int, in setOp, call time.Time, out setOut) {
 func TestControllerLeaderKillUnderHeartbeatLoadIsLinearizable(t *testing.T) {
 	r := record(t, 80, "controller leader kill -9 under heartbeat load",
 		"3-node cmd/controller group; 500 heartbeats/s to every node; 5 clients applying ids, altering the in-sync set with their last known epoch and reading; SIGKILL to the leader 1.5 s in, the history checked for linearizability (porcupine, a model of one broker set)")
-	checkControllerHistory(t, r, func(procs []*proc, leader int) { procs[leader].kill() })
+	procs, addrs := startControllers(t)
+	checkControllerHistory(t, r, addrs, func(leader int) { procs[leader].kill() }, func(int) {})
 }
 
 func TestControllerLeaderPausedThenResumedIsLinearizable(t *testing.T) {
 	r := record(t, 81, "controller leader paused (SIGSTOP), then resumed",
 		"as the kill case, but the leader gets SIGSTOP 1.5 s in and SIGCONT 1 s after a new leader serves: it wakes up believing it leads, and its answers must not break linearizability (reads verify the lead with a quorum first)")
-	checkControllerHistory(t, r, func(procs []*proc, leader int) { procs[leader].signal(syscall.SIGSTOP) })
+	procs, addrs := startControllers(t)
+	checkControllerHistory(t, r, addrs, func(leader int) { procs[leader].signal(syscall.SIGSTOP) },
+		func(leader int) { procs[leader].signal(syscall.SIGCONT) })
 }
 
-// checkControllerHistory runs the history of the controller fault cases:
-// fault is injected into the leader 1.5 s in; a stopped leader is resumed
-// 1 s after another node serves.
-func checkControllerHistory(t *testing.T, r *row, fault func(procs []*proc, leader int)) {
-	procs, addrs := startControllers(t)
+// checkControllerHistory runs the history of the controller fault cases on
+// a started group: fault is injected into the leader 1.5 s in, heal 1 s
+// after another node serves.
+func checkControllerHistory(t *testing.T, r *row, addrs []string, fault, heal func(leader int)) {
 	leader := controllerLeader(t, addrs, -1, 20*time.Second)
 	b1 := ctltest.NewBroker(t, "cluster-f", "set-lin", addrs)
 	b2 := ctltest.NewBroker(t, "cluster-f", "set-lin", addrs)
@@ -390,11 +392,11 @@ func checkControllerHistory(t *testing.T, r *row, fault func(procs []*proc, lead
 	}
 	time.Sleep(1500 * time.Millisecond)
 	injected := time.Now()
-	fault(procs, leader)
+	fault(leader)
 	next := controllerLeader(t, addrs, leader, 30*time.Second)
 	r.figure(t, "leader change after the fault", time.Since(injected).Round(time.Millisecond).String())
 	time.Sleep(time.Second)
-	procs[leader].signal(syscall.SIGCONT)
+	heal(leader)
 	clientWG.Wait()
 	close(stop)
 	wg.Wait()
