@@ -85,7 +85,7 @@ func TestSidePortServesStatusAndMetrics(t *testing.T) {
 	}
 	body, _ := io.ReadAll(resp.Body)
 	resp.Body.Close()
-	if !strings.Contains(string(body), "rocketmq_controller_role 1\n") {
+	if !strings.Contains(string(body), "rocketmq_controller_role 1\n") || strings.Contains(string(body), "rocketmq_controller_log_bytes 0\n") {
 		t.Fatalf("metrics:\n%s", body)
 	}
 }

@@ -2,6 +2,9 @@ package node
 
 import (
 	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
 	"strconv"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -50,9 +53,35 @@ func newMetrics(n *Node) *Metrics {
 		Help: "Last Raft log index of this node."}, func() float64 { return raftStat(n, "last_log_index") }))
 	f(prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "rocketmq_controller_raft_snapshot_index",
 		Help: "Raft index of this node's latest snapshot."}, func() float64 { return raftStat(n, "last_snapshot_index") }))
+	f(prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "rocketmq_controller_log_bytes",
+		Help: "Size of this node's Raft log and stable store file (raft.db)."}, func() float64 { return float64(fileBytes(filepath.Join(n.storeDir, "raft.db"))) }))
+	f(prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "rocketmq_controller_snapshot_bytes",
+		Help: "Size of the snapshots this node keeps."}, func() float64 { return float64(treeBytes(filepath.Join(n.storeDir, "snapshots"))) }))
 	f(prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "rocketmq_controller_raft_term",
 		Help: "Current Raft term of this node."}, func() float64 { return raftStat(n, "term") }))
 	return m
+}
+
+func fileBytes(path string) int64 {
+	info, err := os.Stat(path)
+	if err != nil {
+		return 0
+	}
+	return info.Size()
+}
+
+// treeBytes sums the regular files under dir (a few snapshot folders).
+func treeBytes(dir string) int64 {
+	var total int64
+	_ = filepath.WalkDir(dir, func(_ string, d fs.DirEntry, err error) error {
+		if err == nil && d.Type().IsRegular() {
+			if info, err := d.Info(); err == nil {
+				total += info.Size()
+			}
+		}
+		return nil
+	})
+	return total
 }
 
 func raftStat(n *Node, key string) float64 {

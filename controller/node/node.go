@@ -35,6 +35,8 @@ type Node struct {
 	raft  *raft.Raft
 	trans *raft.NetworkTransport
 	store *raftboltdb.BoltStore
+	// storeDir holds raft.db and snapshots/ (StoreDir).
+	storeDir string
 	// closeLog ends the pipe that carries hashicorp's log lines into logrus.
 	closeLog func()
 
@@ -70,6 +72,7 @@ func New(cfg *config.Config, log *logrus.Entry) (*Node, error) {
 	n := &Node{log: log.WithFields(logrus.Fields{"component": "controller", "selfId": self.ID}),
 		self: self, peers: peers, fsm: raftfsm.New(), stop: make(chan struct{})}
 	n.cfg.Store(cfg.Clone())
+	n.storeDir = StoreDir(cfg)
 	n.metrics = newMetrics(n)
 	n.live = newLiveTable(cfg.MaxHeartbeatEntries)
 	n.notifier = newNotifier(n)
