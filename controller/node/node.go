@@ -42,8 +42,11 @@ type Node struct {
 
 	// serving is true once this node leads and its Barrier committed: only
 	// then are state requests answered (Java answers 2007 until its empty
-	// entry commits).
-	serving atomic.Bool
+	// entry commits). servingTerm is the term that barrier ran in: a node
+	// that lost and regained the lead before watchLeadership saw it does not
+	// serve the new term until its own barrier.
+	serving     atomic.Bool
+	servingTerm atomic.Uint64
 	// writeMu makes validate -> commit -> answer one step per request, as
 	// Java's single EventScheduler thread: the next request validates
 	// against the previous one's effects.
@@ -107,7 +110,9 @@ func (n *Node) Self() config.Peer { return n.self }
 func (n *Node) Metrics() *Metrics { return n.metrics }
 
 // Serving says whether this node leads and answers state requests.
-func (n *Node) Serving() bool { return n.serving.Load() && n.raft.State() == raft.Leader }
+func (n *Node) Serving() bool {
+	return n.serving.Load() && n.raft.State() == raft.Leader && n.raft.CurrentTerm() == n.servingTerm.Load()
+}
 
 // Leader returns the leader's peer entry, if one is known.
 func (n *Node) Leader() (config.Peer, bool) {
@@ -137,17 +142,18 @@ func (n *Node) watchLeadership() {
 				n.metrics.role.Set(0)
 				continue
 			}
-			started := time.Now()
+			started, term := time.Now(), n.raft.CurrentTerm()
 			if err := n.raft.Barrier(n.commitTimeout()).Error(); err != nil {
 				n.log.WithError(err).Warn("barrier after gaining the lead failed; not serving")
 				continue
 			}
-			if n.raft.State() != raft.Leader {
+			if n.raft.State() != raft.Leader || n.raft.CurrentTerm() != term {
 				continue
 			}
+			n.servingTerm.Store(term)
 			n.serving.Store(true)
 			n.metrics.role.Set(1)
-			n.log.WithFields(logrus.Fields{"term": n.raft.Stats()["term"], "barrierMillis": time.Since(started).Milliseconds()}).
+			n.log.WithFields(logrus.Fields{"term": term, "barrierMillis": time.Since(started).Milliseconds()}).
 				Info("controller leader: barrier committed, serving")
 		}
 	}
