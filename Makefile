@@ -7,7 +7,7 @@ BIN      ?= bin
 # races of its own (e2e runs them).
 RACE_PKGS = $(shell $(GO) list ./... | grep -v -e '/test$$' -e '/test/')
 
-.PHONY: build test unit e2e bench fuzz run lint monitoring-check deploy-check
+.PHONY: build test unit e2e bench fuzz run lint monitoring-check deploy-check docs
 
 # What -version prints and build_info carries (internal/buildinfo): the
 # toolchain's build info has no build time, and none of these when it does
@@ -24,7 +24,8 @@ build:
 	$(GO) build -ldflags "$(LDFLAGS)" -o $(BIN)/ ./cmd/...
 
 # Release archives: dist/gonamesrv-VERSION-linux-{amd64,arm64}.tar.gz (static
-# namesrv, broker, mqadmin and their READMEs) and dist/SHA256SUMS, then
+# namesrv, broker, mqadmin, their READMEs, LICENSE, CHANGELOG.md and docs/)
+# and dist/SHA256SUMS, then
 # checked (scripts/dist.sh: the sums verify, every binary is in each archive,
 # static, for its architecture, and prints VERSION on -version).
 .PHONY: dist
@@ -90,6 +91,11 @@ run:
 .PHONY: run-controller
 run-controller:
 	GO=$(GO) BIN=$(BIN) scripts/run-controller.sh
+
+# docs/configuration.md from namesrv/config's key table (its test,
+# TestConfigurationDocIsGenerated, fails when the committed page differs).
+docs:
+	$(GO) run ./namesrv/config/gendoc -out docs/configuration.md
 
 lint:
 	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt needed: $$out"; exit 1; fi

@@ -169,6 +169,7 @@ func (ns *NameServer) registered(conn *remoting.Conn, req *remoting.Command, res
 	if result.TakenOver != nil {
 		ns.tookOver(conn, req, result.TakenOver)
 	}
+	ns.server.MarkBroker(conn) // its later requests, and those of its address, may use the broker headroom
 	if ns.brokers.remember(conn) {
 		ns.obs.metrics.BrokerConnOpened()
 	}

@@ -106,6 +106,7 @@ func New(settings *config.Settings, log *logrus.Entry) (*NameServer, error) {
 		srvCfg.MaxFrameSize = cfg.MaxFrameSize
 	}
 	srvCfg.RequestMemoryLimit = cfg.RequestMemoryLimit
+	applyRequestMemoryRules(&srvCfg, cfg)
 	srvCfg.MaxConnections = cfg.MaxConnections
 	if side != nil {
 		srvCfg.ReservedDescriptors = side.MaxConnections()

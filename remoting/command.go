@@ -52,6 +52,7 @@ type Command struct {
 	// memory until it is answered; overMemory says it came past the limit,
 	// its body dropped, to be answered SYSTEM_BUSY.
 	heldBytes  int64
+	heldBy     *Conn // the connection whose share heldBytes count against
 	overMemory bool
 	// arrivalSeq is ArrivalSeq, stamped on the event loop.
 	arrivalSeq uint64

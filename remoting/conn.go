@@ -46,6 +46,15 @@ type Conn struct {
 	// assembly is the large frame being read, nil between frames; used on
 	// the event loop only.
 	assembly *frameAssembly
+	// knownBroker says a broker registered on it or from its address
+	// lately (MarkBroker); requestHeld is what it holds of the request
+	// memory, against its share; partialHeld the part a small frame not all
+	// arrived holds, event loop only (request_memory_share.go).
+	knownBroker atomic.Bool
+	requestHeld atomic.Int64
+	partialHeld int64
+	// progress is its large frame's, for the rate check (frame_rate.go).
+	progress frameProgress
 	// arrivals counts the requests dispatched (arrival.go); event loop only.
 	arrivals uint64
 	// onPools counts its requests queued or running on a worker pool; a

@@ -79,10 +79,10 @@ func (s *Server) dispatch(conn *Conn, request *Command, out []byte) (framed, bod
 // reached, nil when the request is queued.
 func (s *Server) submitSlow(conn *Conn, request *Command, r route) *Command {
 	if request.heldBytes == 0 {
-		if !s.memory.reserve(int64(len(request.Body))) {
+		if !s.memory.reserveFor(conn, int64(len(request.Body))) {
 			return s.busy(conn, request, r.pool, "request memory limit reached, answering SYSTEM_BUSY")
 		}
-		request.heldBytes = int64(len(request.Body))
+		request.heldBytes, request.heldBy = int64(len(request.Body)), conn
 	}
 	pool, ok := s.pools[r.pool]
 	if !ok {

@@ -14,6 +14,9 @@ var (
 	// ErrRequestMemory: a frame whose header alone would pass the server's
 	// request memory limit.
 	ErrRequestMemory = errors.New("remoting: request memory limit reached")
+	// ErrFrameStalled: a large frame got no byte for LargeFrameStallTimeout,
+	// or fewer than LargeFrameMinRate bytes a second over such a window.
+	ErrFrameStalled = errors.New("remoting: large frame stalled")
 	// ErrBadHeaderLength: the header length word points beyond the frame.
 	ErrBadHeaderLength = errors.New("remoting: bad header length")
 	// ErrUnknownSerializeType: the serialize-type byte is neither JSON (0)

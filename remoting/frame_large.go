@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"syscall"
+	"time"
 
 	"github.com/panjf2000/gnet/v2"
 
@@ -95,6 +96,7 @@ func (s *Server) startLargeFrame(conn *Conn, gnetConn gnet.Conn, total int) {
 		frame = make([]byte, min(size, initialAssemblySize))
 	}
 	conn.assembly = &frameAssembly{frame: frame, size: size}
+	conn.progress.started(size, time.Now())
 }
 
 // ensure makes room for the first n bytes of the frame (at most its size),
@@ -125,42 +127,55 @@ func (s *Server) continueLargeFrame(conn *Conn, gnetConn gnet.Conn) (*Command, e
 			return nil, err
 		}
 	}
-	if !s.memory.reserve(int64(a.filled) - a.held) {
-		if err := s.overMemory(a); err != nil {
+	if grown := int64(a.filled) - a.held; !s.memory.reserveFor(conn, grown) {
+		if err := s.overMemory(conn, a); err != nil {
 			return nil, err
 		}
 		return s.dropLargeFrame(conn, gnetConn)
+	} else if grown > 0 {
+		s.memory.arriving.Add(grown)
 	}
 	a.held = int64(a.filled)
 	a.body.update(a.frame, a.filled)
 	if a.filled < a.size {
+		conn.progress.grew(a.filled, time.Now())
 		return nil, nil
 	}
 	conn.assembly = nil
+	conn.progress.ended()
+	s.memory.arriving.Add(-a.held) // held on as the request's
 	request, err := DecodeFrame(a.frame)
 	if err != nil {
-		s.abandonLargeFrame(a)
+		s.abandonArrived(conn, a)
 		return nil, err
 	}
 	if request.Body == nil {
-		s.abandonLargeFrame(a) // nothing refers to the buffer: the header is decoded into copies
+		s.abandonArrived(conn, a) // nothing refers to the buffer: the header is decoded into copies
 	} else {
 		request.frameBuffer, request.frameBuffers = a.frame, s.frameBuffers
 		// DecodeFrame's body starts at bodyOffset, where the sum started
 		request.bodyCRC, request.bodyCRCKnown = a.body.crc, true
-		request.heldBytes = a.held
+		request.heldBytes, request.heldBy = a.held, conn
 	}
 	return request, nil
 }
 
-// abandonLargeFrame gives back the memory of a frame no request carries:
-// its buffer to the pool, its bytes to the request memory.
-func (s *Server) abandonLargeFrame(a *frameAssembly) {
+// abandonLargeFrame gives back the memory of a frame still arriving that
+// no request will carry: its buffer to the pool, its bytes to the request
+// memory and conn's share.
+func (s *Server) abandonLargeFrame(conn *Conn, a *frameAssembly) {
+	s.memory.arriving.Add(-a.held)
+	s.abandonArrived(conn, a)
+}
+
+// abandonArrived is abandonLargeFrame for a frame whose bytes no longer
+// count as arriving.
+func (s *Server) abandonArrived(conn *Conn, a *frameAssembly) {
 	if a.frame != nil {
 		s.frameBuffers.put(a.frame)
 		a.frame = nil
 	}
-	s.memory.release(a.held)
+	s.memory.releaseFor(conn, a.held)
 	a.held = 0
 }
 
@@ -168,14 +183,15 @@ func (s *Server) abandonLargeFrame(a *frameAssembly) {
 // being dropped: its header is kept to answer, its buffer and bytes given
 // back. A frame whose header has not all arrived is an error (the
 // connection closes): a broker's or client's header is a few hundred bytes.
-func (s *Server) overMemory(a *frameAssembly) error {
+func (s *Server) overMemory(conn *Conn, a *frameAssembly) error {
 	headerEnd := bodyOffset(a.frame)
 	if a.filled < headerEnd {
-		s.abandonLargeFrame(a)
+		s.abandonLargeFrame(conn, a)
+		s.frameCloses[closeMemory].Add(1)
 		return fmt.Errorf("frame of %d bytes with a header of %d: %w", a.size, headerEnd, ErrRequestMemory)
 	}
 	header := bytes.Clone(a.frame[:headerEnd])
-	s.abandonLargeFrame(a)
+	s.abandonLargeFrame(conn, a)
 	a.header = header
 	return nil
 }
@@ -196,9 +212,11 @@ func (s *Server) dropLargeFrame(conn *Conn, gnetConn gnet.Conn) (*Command, error
 		}
 	}
 	if a.filled < a.size {
+		conn.progress.grew(a.filled, time.Now())
 		return nil, nil
 	}
 	conn.assembly = nil
+	conn.progress.ended()
 	request, err := DecodeFrame(a.header)
 	if err != nil {
 		return nil, err

@@ -107,7 +107,7 @@ func TestServerLargeFrameWithBadHeaderClosesTheConnection(t *testing.T) {
 
 func TestReleaseBodyRecyclesTheBuffer(t *testing.T) {
 	pool := newFrameBufferPool()
-	server := &Server{frameBuffers: pool, memory: requestMemory{limit: DefaultRequestMemoryLimit}}
+	server := &Server{frameBuffers: pool, memory: newRequestMemory(ServerConfig{}.withDefaults())}
 	conn := &Conn{}
 	req := NewRequest(REGISTER_BROKER, map[string]string{}, randomBody(1, largeFrameSize))
 	frame := mustEncode(t, req)
@@ -190,7 +190,7 @@ func TestServerPeerClosingInsideALargeFrame(t *testing.T) {
 // and sending a few bytes must not make the server allocate the announced
 // size (a flood of such connections would exhaust memory).
 func TestLargeFrameMemoryFollowsWhatArrived(t *testing.T) {
-	server := &Server{frameBuffers: newFrameBufferPool(), memory: requestMemory{limit: DefaultRequestMemoryLimit}}
+	server := &Server{frameBuffers: newFrameBufferPool(), memory: newRequestMemory(ServerConfig{}.withDefaults())}
 	conn := &Conn{}
 	announced := DefaultMaxFrameSize - frameLengthSize
 	head := binary.BigEndian.AppendUint32(nil, uint32(announced))

@@ -10,13 +10,23 @@ import (
 // gatedServer has a Slow REGISTER_BROKER handler that holds every request
 // until the test opens the gate, and a fast GET_ROUTEINFO_BY_TOPIC echo.
 func gatedServer(t *testing.T, limit int64) (*Server, chan struct{}) {
+	return gatedServerWith(t, ServerConfig{RequestMemoryLimit: limit})
+}
+
+// gatedServerWith is gatedServer with the settings of cfg, and a
+// BROKER_HEARTBEAT handler that marks its connection a broker's.
+func gatedServerWith(t *testing.T, cfg ServerConfig) (*Server, chan struct{}) {
 	gate := make(chan struct{})
-	server := startServer(t, ServerConfig{RequestMemoryLimit: limit}, func(s *Server) {
+	server := startServer(t, cfg, func(s *Server) {
 		s.Handle(REGISTER_BROKER, func(_ *Conn, req *Command) *Command {
 			<-gate
 			req.ReleaseBody()
 			return NewResponse(req, SUCCESS, req.ExtFields["echo"])
 		}, Slow())
+		s.Handle(BROKER_HEARTBEAT, func(conn *Conn, req *Command) *Command {
+			s.MarkBroker(conn)
+			return NewResponse(req, SUCCESS, req.ExtFields["echo"])
+		})
 		s.Handle(GET_ROUTEINFO_BY_TOPIC, echoHandler)
 	})
 	t.Cleanup(func() {
@@ -111,6 +121,9 @@ func TestAHeaderPastTheMemoryLimitClosesTheConnection(t *testing.T) {
 	req := NewRequest(REGISTER_BROKER, map[string]string{"echo": strings.Repeat("x", 200<<10)}, nil)
 	peer.write(mustEncode(t, req)[:100<<10])
 	peer.expectClosed()
+	if closes := server.FrameCloses(); closes[closeMemory] != 1 {
+		t.Fatalf("closes %v, want one for memory", closes)
+	}
 	other := dialRaw(t, server)
 	other.send(bodyRequest(GET_ROUTEINFO_BY_TOPIC, 7, 10))
 	expectAnswer(t, other, 7, SUCCESS, "7")

@@ -94,6 +94,11 @@ type Server struct {
 	frameBuffers *frameBufferPool
 	// memory counts the request bytes held, against RequestMemoryLimit.
 	memory requestMemory
+	// knownBrokers are the addresses brokers registered from
+	// (request_memory_share.go); frameCloses counts the connections closed
+	// for their frames, by reason (frame_rate.go).
+	knownBrokers knownBrokerAddrs
+	frameCloses  [closeReasons]atomic.Uint64
 	// overload paces the warnings of requests answered SYSTEM_BUSY.
 	overload overloadLog
 	// badInput paces the warnings of connections closed for bad input.
@@ -148,7 +153,7 @@ func NewServer(cfg ServerConfig) *Server {
 		acceptDone: make(chan struct{}),
 
 		frameBuffers: newFrameBufferPool(),
-		memory:       requestMemory{limit: cfg.RequestMemoryLimit},
+		memory:       newRequestMemory(cfg),
 	}
 	s.table.Store(&dispatchTable{byCode: map[int32]route{}})
 	s.closeListeners.Store(&[]func(*Conn){})

@@ -46,6 +46,24 @@ type ServerConfig struct {
 	// large frames being read, and requests queued for or running on a slow
 	// worker. A request past it is answered SYSTEM_BUSY (see requestMemory).
 	RequestMemoryLimit int64
+	// RequestMemoryBrokerHeadroom is the part of RequestMemoryLimit only
+	// known brokers' connections may take (request_memory_share.go): the
+	// others stop at RequestMemoryLimit minus it. 0: none; at most half the
+	// limit (more is lowered to half, so a new broker's first registration
+	// has room).
+	RequestMemoryBrokerHeadroom int64
+	// RequestMemoryPerConnection and RequestMemoryPerStranger bound the
+	// request bytes one connection holds (its frame being read, its
+	// requests queued or running): a known broker's, and any other's.
+	// 0: none; a positive one is at least MaxFrameSize, so one frame of
+	// any size allowed always fits.
+	RequestMemoryPerConnection, RequestMemoryPerStranger int64
+	// LargeFrameStallTimeout closes a connection whose frame of
+	// largeFrameSize or more got no byte for this long, or, over a window
+	// of this long, fewer than LargeFrameMinRate bytes a second (of those
+	// it still lacked); see frame_rate.go. 0: only IdleTimeout applies.
+	LargeFrameStallTimeout time.Duration
+	LargeFrameMinRate      int64
 	// OutboundSoftLimit: answers waiting on a connection past which its
 	// requests are left unread; OutboundHardLimit: bytes waiting on it
 	// (answers unwritten, requests unread) past which it is closed.
@@ -109,6 +127,12 @@ func (cfg ServerConfig) withDefaults() ServerConfig {
 	positiveOr(&cfg.OutboundSoftLimit, defaults.OutboundSoftLimit)
 	positiveOr(&cfg.OutboundHardLimit, defaults.OutboundHardLimit)
 	positiveOr(&cfg.OutboundMemoryLimit, cfg.RequestMemoryLimit/DefaultOutboundMemoryFraction)
+	cfg.RequestMemoryBrokerHeadroom = min(max(cfg.RequestMemoryBrokerHeadroom, 0), cfg.RequestMemoryLimit/2)
+	for _, share := range []*int64{&cfg.RequestMemoryPerConnection, &cfg.RequestMemoryPerStranger} {
+		if *share > 0 {
+			*share = max(*share, int64(cfg.MaxFrameSize))
+		}
+	}
 	return cfg
 }
 

@@ -48,6 +48,7 @@ func (h *eventHandler) OnOpen(gnetConn gnet.Conn) ([]byte, gnet.Action) {
 		return nil, gnet.Close
 	}
 	conn := newConn(gnetConn, time.Now())
+	s.classify(conn, time.Now())
 	if conn.loop = s.loopStateOf(gnetConn.EventLoop()); conn.loop != nil {
 		conn.loop.conns.Add(1)
 	}
@@ -76,9 +77,10 @@ func (h *eventHandler) OnClose(gnetConn gnet.Conn, cause error) gnet.Action {
 	s.forgetPaused(conn)
 	s.dropPoolAnswers(conn)
 	if conn.assembly != nil { // closed inside a large frame
-		s.abandonLargeFrame(conn.assembly)
+		s.abandonLargeFrame(conn, conn.assembly)
 		conn.assembly = nil
 	}
+	s.releasePartial(conn)
 	fields := logrus.Fields{"conn": conn.id, "remote": conn.remoteAddr}
 	if cause != nil {
 		fields["cause"] = cause.Error()
@@ -117,6 +119,7 @@ func (h *eventHandler) OnTraffic(gnetConn gnet.Conn) gnet.Action {
 		conn.touch(now)
 	}
 	s.drainPoolAnswers(conn, gnetConn)
+	s.releasePartial(conn) // counted again below, once this read is taken
 	out := conn.outBuffer[:0]
 	action := gnet.None
 	var clock int64 // see fastFrame
@@ -155,6 +158,12 @@ func (h *eventHandler) OnTraffic(gnetConn gnet.Conn) gnet.Action {
 	}
 	if action == gnet.None && s.outputOverflow(conn, gnetConn) {
 		action = gnet.Close
+	}
+	if action == gnet.None {
+		if err := s.holdPartial(conn, gnetConn); err != nil {
+			s.logBadInput(conn, err)
+			action = gnet.Close
+		}
 	}
 	conn.heldInbound = gnetConn.InboundBuffered()
 	s.noteBuffered(conn, gnetConn)
@@ -225,7 +234,7 @@ func (h *eventHandler) OnTick() (time.Duration, gnet.Action) {
 	// Every resumePollPeriod: a worker answer can be queued behind a full
 	// output buffer at any moment (pool_answers.go), and its first look
 	// must not wait for the idle scan's period (up to a second).
-	period := min(idleScanPeriod(s.cfg.IdleTimeout), resumePollPeriod)
+	period := min(s.scanPeriod(), resumePollPeriod)
 	if s.outbound.npaused.Load() > 0 {
 		s.wakePaused()
 	}
@@ -233,10 +242,13 @@ func (h *eventHandler) OnTick() (time.Duration, gnet.Action) {
 	if now.UnixNano() < s.outbound.nextIdleScan.Load() {
 		return period, gnet.None
 	}
-	s.outbound.nextIdleScan.Store(now.Add(idleScanPeriod(s.cfg.IdleTimeout)).UnixNano())
+	s.outbound.nextIdleScan.Store(now.Add(s.scanPeriod()).UnixNano())
 	cutoff := now.Add(-s.cfg.IdleTimeout)
 	s.conns.Range(func(_, value any) bool {
 		conn := value.(*Conn)
+		if s.cfg.LargeFrameStallTimeout > 0 {
+			s.checkFrameRate(conn, now)
+		}
 		idle, stalled := conn.idleSince(cutoff), conn.frameStalledSince(cutoff)
 		if (idle || stalled) && conn.idleClosing.CompareAndSwap(false, true) {
 			what := "closing idle connection"
@@ -252,6 +264,17 @@ func (h *eventHandler) OnTick() (time.Duration, gnet.Action) {
 		return true
 	})
 	return period, gnet.None
+}
+
+// scanPeriod is how often the idle scan runs: a quarter of the idle
+// timeout, or of the large-frame stall timeout when that is shorter, within
+// the scan bounds.
+func (s *Server) scanPeriod() time.Duration {
+	period := idleScanPeriod(s.cfg.IdleTimeout)
+	if s.cfg.LargeFrameStallTimeout > 0 {
+		period = min(period, idleScanPeriod(s.cfg.LargeFrameStallTimeout))
+	}
+	return period
 }
 
 // idleScanPeriod is a quarter of the idle timeout within the scan bounds.

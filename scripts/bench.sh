@@ -1,7 +1,9 @@
 #!/bin/sh
 # make bench: the in-process Go benchmarks, then a short wire run of every
 # nsbench scenario against a freshly started NameServer and the zero-work
-# baseline, written to docs/performance.md and docs/route-latency.svg.
+# baseline, written to docs/performance.md (the figures and the method of
+# cmd/nsbench/internal/suite/notes.md; make bench-scale's section is kept)
+# and docs/route-latency.svg.
 # Not part of make test or CI: it takes a few minutes and its figures
 # depend on the machine. WIRE_ONLY=1 skips the Go benchmarks (make bench-wire).
 set -eu

@@ -13,7 +13,10 @@ VERSION=${VERSION:?the Makefile passes the version}
 ARCHES=${ARCHES:-amd64 arm64}
 BINARIES=(namesrv broker mqadmin)
 # source:name in the archive (a folder named broker would clash with the binary)
-docs=(README.md:README.md broker/README.md:README-broker.md cmd/mqadmin/README.md:README-mqadmin.md)
+# and the license, the changelog and the published pages the README's tour links (docs/*.md, the pictures)
+docs=(README.md:README.md broker/README.md:README-broker.md cmd/mqadmin/README.md:README-mqadmin.md
+  LICENSE:LICENSE CHANGELOG.md:CHANGELOG.md)
+for page in docs/*.md docs/*.png docs/*.svg; do [ -e "$page" ] && docs+=("$page:$page"); done
 
 archives=()
 for arch in $ARCHES; do archives+=("gonamesrv-$VERSION-linux-$arch.tar.gz"); done
@@ -29,6 +32,7 @@ for arch in $ARCHES; do
   for b in "${BINARIES[@]}"; do pkgs+=("./cmd/$b"); done
   CGO_ENABLED=0 GOOS=linux GOARCH="$arch" "$GO" build -trimpath -ldflags "$LDFLAGS" -o "$stage/" "${pkgs[@]}"
   for d in "${docs[@]}"; do
+    mkdir -p "$(dirname "$stage/${d#*:}")"
     cp "${d%%:*}" "$stage/${d#*:}"
   done
   tar -C "$DIST" -czf "$DIST/$name.tar.gz" "$name"
@@ -49,6 +53,9 @@ trap 'rm -rf "$check"' EXIT
 for arch in $ARCHES; do
   name="gonamesrv-$VERSION-linux-$arch"
   tar -C "$check" -xzf "$DIST/$name.tar.gz"
+  for d in "${docs[@]}"; do
+    [ -f "$check/$name/${d#*:}" ] || { echo "dist: $name.tar.gz lacks ${d#*:}" >&2; exit 1; }
+  done
   for b in "${BINARIES[@]}"; do
     bin="$check/$name/$b"
     [ -x "$bin" ] || { echo "dist: $name.tar.gz lacks $b" >&2; exit 1; }
@@ -61,4 +68,4 @@ for arch in $ARCHES; do
     fi
   done
 done
-echo "dist: ${archives[*]} and SHA256SUMS in $DIST/: sums verify, each holds ${BINARIES[*]} (static)"
+echo "dist: ${archives[*]} and SHA256SUMS in $DIST/: sums verify, each holds ${BINARIES[*]} (static), LICENSE and the docs"

@@ -37,7 +37,7 @@ func recipeBlock(t *testing.T, file, heading string) string {
 }
 
 // TestLocalClusterRecipesRunAsWritten replays the "Start a local cluster"
-// blocks of README.md and broker/README.md -- two NameServers on one host
+// blocks of docs/operations.md and broker/README.md -- two NameServers on one host
 // that differ only in -listenPort, a broker pair registering with both --
 // changing only what the host needs: the fixed ports (9876, 9877, 10911,
 // 10921) become free ones at the same distances (the side ports then are
@@ -47,7 +47,7 @@ func recipeBlock(t *testing.T, file, heading string) string {
 // NameServer stopped at once: both asked for 9880.
 func TestLocalClusterRecipesRunAsWritten(t *testing.T) {
 	for _, src := range []struct{ file, heading string }{
-		{"../README.md", "### Start a local cluster"},
+		{"../docs/operations.md", "### Start a local cluster"},
 		{"../broker/README.md", "## Start a local cluster"},
 	} {
 		t.Run(strings.TrimPrefix(src.file, "../"), func(t *testing.T) {

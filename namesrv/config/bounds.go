@@ -18,8 +18,8 @@ const (
 // bounds hold every numeric setting to a range the server keeps working in,
 // at start and over the wire alike: no pool, queue, interval or limit can be
 // 0, negative or so large that the server stops (a queue of 2^31 jobs is
-// allocated at start; an idle timeout of 2^31 s never closes). The README's
-// settings table repeats them.
+// allocated at start; an idle timeout of 2^31 s never closes).
+// docs/configuration.md shows them (make docs).
 var bounds = map[string]bound{
 	"clientRequestThreadPoolNums":          {1, 1024},
 	"defaultThreadPoolNums":                {1, 1024},
@@ -61,6 +61,11 @@ var bounds = map[string]bound{
 	"logMaxAgeDays":                        {0, 36_500},
 	"logMaxBackups":                        {0, 10_000},
 	"outboundMemoryLimit":                  {0, 1 << 40},
+	"requestMemoryBrokerHeadroom":          {0, 1 << 40},
+	"requestMemoryPerConnection":           {0, 1 << 40},
+	"requestMemoryPerStranger":             {0, 1 << 40},
+	"largeFrameStallTimeoutMillis":         {100, 3_600_000},
+	"largeFrameMinBytesPerSecond":          {0, gib},
 }
 
 // Bounds returns the range of a numeric setting and whether it has one.

@@ -124,6 +124,25 @@ type Config struct {
 	// together; past it a worker's answer is replaced by SYSTEM_BUSY. 0 (the
 	// default) means a quarter of requestMemoryLimit. Go addition.
 	OutboundMemoryLimit int64 `prop:"outboundMemoryLimit" ext:"true"`
+	// RequestMemoryBrokerHeadroom is the part of requestMemoryLimit only
+	// known brokers may take (connections that registered a broker, or come
+	// from an address one registered from in the last 10 minutes): the
+	// others stop at the limit minus it. 0 (the default) means a quarter of
+	// requestMemoryLimit; at most half of it is kept. Go addition.
+	RequestMemoryBrokerHeadroom int64 `prop:"requestMemoryBrokerHeadroom" ext:"true"`
+	// RequestMemoryPerConnection and RequestMemoryPerStranger bound the
+	// request bytes one connection holds (its frame being read, its
+	// requests queued or running): a known broker's, and any other's. 0
+	// (the default) means an eighth, and a 64th, of requestMemoryLimit;
+	// never less than frameMaxLength, so one frame always fits. Go addition.
+	RequestMemoryPerConnection int64 `prop:"requestMemoryPerConnection" ext:"true"`
+	RequestMemoryPerStranger   int64 `prop:"requestMemoryPerStranger" ext:"true"`
+	// LargeFrameStallTimeoutMillis closes a connection whose frame of 64 KiB
+	// or more got no byte for this long, or fewer than
+	// LargeFrameMinBytesPerSecond a second over a window this long (0: no
+	// rate, only the stall). Go addition.
+	LargeFrameStallTimeoutMillis int64 `prop:"largeFrameStallTimeoutMillis" ext:"true"`
+	LargeFrameMinBytesPerSecond  int64 `prop:"largeFrameMinBytesPerSecond" ext:"true"`
 	// LogFormat is "text" or "json" (logrus formatter). Go addition.
 	LogFormat string `prop:"logFormat" ext:"true"`
 	// LogLevel is a logrus level name (debug, info, warn, ...). Go addition.
@@ -219,6 +238,13 @@ const (
 	DefaultHTTPListenPort = 9880
 	// DefaultMaxFrameSize is Java's default frameMaxLength (16 MiB).
 	DefaultMaxFrameSize = 16777216
+	// DefaultLargeFrameStallTimeoutMillis is largeFrameStallTimeoutMillis's
+	// default (10 s): a broker sending its registration gets a byte through
+	// far more often; a peer that stops that long is gone or idle on purpose.
+	DefaultLargeFrameStallTimeoutMillis = 10_000
+	// DefaultLargeFrameMinBytesPerSecond is largeFrameMinBytesPerSecond's
+	// default (64 KiB/s): a 6 MB registration may take a minute and a half.
+	DefaultLargeFrameMinBytesPerSecond = 64 << 10
 	// DefaultRequestMemoryLimit is requestMemoryLimit's default (1 GiB):
 	// 400 brokers registering 2 MB bodies at the same moment fit.
 	DefaultRequestMemoryLimit = 1 << 30
@@ -331,11 +357,13 @@ func Default() *Config {
 		MaxConnections:                  DefaultMaxConnections,
 		LogFormat:                       LogFormatText,
 
-		ConnectionOutboundSoftLimit: DefaultConnectionOutboundSoftLimit,
-		ConnectionOutboundHardLimit: DefaultConnectionOutboundHardLimit,
-		LogLevel:                    "info",
-		LogMaxSizeMB:                DefaultLogMaxSizeMB,
-		LogMaxBackups:               DefaultLogMaxBackups,
+		ConnectionOutboundSoftLimit:  DefaultConnectionOutboundSoftLimit,
+		ConnectionOutboundHardLimit:  DefaultConnectionOutboundHardLimit,
+		LargeFrameStallTimeoutMillis: DefaultLargeFrameStallTimeoutMillis,
+		LargeFrameMinBytesPerSecond:  DefaultLargeFrameMinBytesPerSecond,
+		LogLevel:                     "info",
+		LogMaxSizeMB:                 DefaultLogMaxSizeMB,
+		LogMaxBackups:                DefaultLogMaxBackups,
 
 		AclAnonymousRouteRead:   true,
 		TLSServerMode:           TLSModeDisabled,

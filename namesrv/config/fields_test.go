@@ -15,9 +15,9 @@ func TestKeysAreUniqueAndComplete(t *testing.T) {
 		}
 		seen[k] = true
 	}
-	// 22 NamesrvConfig keys + 18 NettyServerConfig keys + 34 Go additions.
-	if len(keys) != 74 {
-		t.Fatalf("%d keys, want 74", len(keys))
+	// 22 NamesrvConfig keys + 18 NettyServerConfig keys + 39 Go additions.
+	if len(keys) != 79 {
+		t.Fatalf("%d keys, want 79", len(keys))
 	}
 	if keys[0] != "rocketmqHome" || keys[len(keys)-1] != "tls.server.need.client.auth" {
 		t.Fatalf("keys not in declaration order: first %s last %s", keys[0], keys[len(keys)-1])
@@ -25,7 +25,9 @@ func TestKeysAreUniqueAndComplete(t *testing.T) {
 	for _, ext := range []string{"frameMaxLength", "requestMemoryLimit", "maxConnections",
 		"connectionOutboundSoftLimit", "connectionOutboundHardLimit", "outboundMemoryLimit", "logFormat", "logLevel",
 		"logFile", "logMaxSizeMB", "logMaxAgeDays", "logMaxBackups",
-		"httpBindAddress", "httpListenPort", "addressServerList", "pauseDetectThresholdMillis", "readinessWarmUpMillis"} {
+		"httpBindAddress", "httpListenPort", "addressServerList", "pauseDetectThresholdMillis", "readinessWarmUpMillis",
+		"requestMemoryBrokerHeadroom", "requestMemoryPerConnection", "requestMemoryPerStranger",
+		"largeFrameStallTimeoutMillis", "largeFrameMinBytesPerSecond"} {
 		if !IsExtension(ext) {
 			t.Errorf("%s not marked as a Go addition", ext)
 		}

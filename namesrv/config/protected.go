@@ -28,6 +28,8 @@ var ProtectedKeys = []string{
 	"readinessWarmUpMillis", "httpMaxConnections", "httpIdleTimeoutSeconds", "httpHeavyViewConcurrency",
 	"httpHeavyViewMemoryLimit", "tlsHandshakeMaxConcurrent", "tlsHandshakeTimeoutMillis",
 	"addressServerList", "scanNotActiveBrokerInterval",
+	"requestMemoryBrokerHeadroom", "requestMemoryPerConnection", "requestMemoryPerStranger",
+	"largeFrameStallTimeoutMillis", "largeFrameMinBytesPerSecond",
 }
 
 // protectedPrefixes protect whole families: every TLS key, including the

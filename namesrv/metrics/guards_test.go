@@ -11,21 +11,7 @@ func TestGuardsExported(t *testing.T) {
 	g := GuardCounts{Evicted: 1, Handshakes: 2, HandshakesRefused: 3, HTTPOpen: 4, HTTPMax: 5, HTTPRefused: 6, HTTPEvicted: 7, HeavyRefused: 8, HeavyMemory: 9}
 	src := testSources()
 	src.Guards = func() GuardCounts { return g }
-	m := New(src, nil, time.Now())
-	families, err := m.Registry.Gather()
-	if err != nil {
-		t.Fatal(err)
-	}
-	got := map[string]float64{}
-	for _, f := range families {
-		for _, metric := range f.GetMetric() {
-			if c := metric.GetCounter(); c != nil {
-				got[f.GetName()] = c.GetValue()
-			} else if g := metric.GetGauge(); g != nil {
-				got[f.GetName()] = g.GetValue()
-			}
-		}
-	}
+	got := gathered(t, New(src, nil, time.Now()))
 	for name, want := range map[string]float64{
 		"connections_evicted_total": 1, "tls_handshakes": 2, "tls_handshakes_refused_total": 3, "http_connections": 4,
 		"http_connections_max": 5, "http_connections_refused_total": 6, "http_connections_evicted_total": 7,

@@ -40,6 +40,9 @@ type Sources struct {
 	// Guards are the descriptor and heavy-view bounds' figures (guards.go);
 	// nil exports none.
 	Guards func() GuardCounts
+	// Frames are the request memory figures of frames still arriving
+	// (frames.go); nil exports none.
+	Frames func() FrameCounts
 }
 
 // Registration kinds (the "kind" label of registrations_total).
@@ -193,6 +196,7 @@ func New(src Sources, pools []string, started time.Time) *Metrics {
 		"result", ResultSuccess, ResultRefused, ResultError)
 	m.registerWired(f, src)
 	registerGuards(f, src.Guards)
+	registerFrames(f, src.Frames, remoting.FrameCloseReasons[:])
 	return m
 }
 

@@ -33,6 +33,7 @@ func testSources() Sources {
 				Reloads: 3, ReloadFailures: 1}
 		},
 		Notify: func() NotifyCounts { return NotifyCounts{Sent: 5, Failed: 1, Dropped: 2, Skipped: 3} },
+		Frames: func() FrameCounts { return FrameCounts{Arriving: 1, Closes: map[string]uint64{"stalled": 1}} },
 	}
 }
 

@@ -217,7 +217,7 @@ func TestFloodLargeRegistrations(t *testing.T) {
 	fullOnly(t)
 	r := record(t, 73, "registration flood: 2 MB bodies",
 		"64 connections, 8 pipelined REGISTER_BROKER of 2 MB each (20,000 topics) in flight on each, -requestMemoryLimit 268435456")
-	var ok, busy, other atomic.Int64
+	var answers registrationTally
 	flood(t, r, []string{"-requestMemoryLimit", "268435456"}, func(addr string, stop <-chan struct{}) {
 		var wg sync.WaitGroup
 		for c := range 64 {
@@ -236,16 +236,8 @@ func TestFloodLargeRegistrations(t *testing.T) {
 						ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 						resp, err := client.Invoke(ctx, b.RequestWith(body))
 						cancel()
-						switch {
-						case err != nil:
-							other.Add(1)
+						if answers.count(resp, err) {
 							time.Sleep(50 * time.Millisecond)
-						case resp.Code == remoting.SUCCESS:
-							ok.Add(1)
-						case resp.Code == remoting.SYSTEM_BUSY:
-							busy.Add(1)
-						default:
-							other.Add(1)
 						}
 					})
 				}()
@@ -254,8 +246,33 @@ func TestFloodLargeRegistrations(t *testing.T) {
 		}
 		wg.Wait()
 	})
-	r.figure(t, "registrations answered 0 / SYSTEM_BUSY / other or error", fmt.Sprintf("%d / %d / %d", ok.Load(), busy.Load(), other.Load()))
-	if busy.Load() == 0 {
+	r.figure(t, "registrations answered 0 / SYSTEM_BUSY / other or error", answers.String())
+	if answers.busy.Load() == 0 {
 		t.Error("no registration was answered SYSTEM_BUSY: the request memory limit was never reached")
 	}
+}
+
+// registrationTally counts the answers of registrations sent in a flood.
+type registrationTally struct{ ok, busy, other atomic.Int64 }
+
+// count adds one answer (or the error in its place); it reports whether
+// it was an error, after which a sender waits a little.
+func (r *registrationTally) count(resp *remoting.Command, err error) (failed bool) {
+	switch {
+	case err != nil:
+		r.other.Add(1)
+		return true
+	case resp.Code == remoting.SUCCESS:
+		r.ok.Add(1)
+	case resp.Code == remoting.SYSTEM_BUSY:
+		r.busy.Add(1)
+	default:
+		r.other.Add(1)
+	}
+	return false
+}
+
+// String is "ok / busy / other".
+func (r *registrationTally) String() string {
+	return fmt.Sprintf("%d / %d / %d", r.ok.Load(), r.busy.Load(), r.other.Load())
 }

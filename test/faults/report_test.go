@@ -89,7 +89,7 @@ func writeReport(path string) error {
 		"3 s heartbeat timeout and send BROKER_HEARTBEAT every second, register every second; NameServers scan every\n" +
 		"second (`-scanNotActiveBrokerInterval 1000`). Figures are from a shared 2-core machine: read them as orders of\n" +
 		"magnitude. A case passes when what the issue promises holds: for the floods, every route query answered within\n" +
-		"2 s and the server's RSS under the README's bound (the p99 is reported, not judged). The short form that\n" +
+		"2 s and the server's RSS under its bound in operations.md, Limits (the p99 is reported, not judged). The short form that\n" +
 		"`make test` (CI) runs is marked in the test column.\n\n")
 	pass, fail, skipped := 0, 0, 0
 	for _, r := range rows {

@@ -85,7 +85,7 @@ func ReplaceScaleSection(page, section string) string {
 }
 
 // notesHeading starts the hand-written notes of the page.
-const notesHeading = "## Method and findings"
+const notesHeading = "## Method"
 
 func metWord(met bool) string {
 	if met {

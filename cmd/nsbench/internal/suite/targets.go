@@ -98,7 +98,7 @@ func Evaluate(r *report.Report, bench []GoBench, idleConns int) []report.Target 
 		missing(genGoal)
 	}
 
-	stormGoal := fmt.Sprintf("jmh-route: route p99 during the registration storm <= %.0fx the quiet p99 (median of the rounds; for a load generator on other cores or another host: see README, Performance)", stormP99Factor)
+	stormGoal := fmt.Sprintf("jmh-route: route p99 during the registration storm <= %.0fx the quiet p99 (median of the rounds; for a load generator on other cores or another host: see docs/performance.md, Method)", stormP99Factor)
 	quiet, ok1 := r.Find(scenario.ScenarioJMHQuiet, report.TargetNamesrv, "route")
 	rounds := stormRounds(r)
 	if ok1 && quiet.Latency.P99 > 0 && len(rounds) > 0 {
