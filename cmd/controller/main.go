@@ -29,8 +29,12 @@ import (
 // shutdownTimeout bounds a graceful stop.
 const shutdownTimeout = 15 * time.Second
 
-// httpReadHeaderTimeout bounds a side-port request's header read.
-const httpReadHeaderTimeout = 10 * time.Second
+// httpReadHeaderTimeout bounds a side-port request's header read;
+// httpIdleTimeout closes kept-alive connections left unused.
+const (
+	httpReadHeaderTimeout = 10 * time.Second
+	httpIdleTimeout       = 10 * time.Second
+)
 
 func main() { os.Exit(run(os.Args[1:], os.Stdout, os.Stderr)) }
 
@@ -94,7 +98,7 @@ func serveHTTP(cfg *config.Config, n *node.Node, log *logrus.Entry) (func(contex
 	if err != nil {
 		return nil, fmt.Errorf("side port %d: %w", port, err)
 	}
-	srv := &http.Server{Handler: n.HTTPHandler(), ReadHeaderTimeout: httpReadHeaderTimeout}
+	srv := &http.Server{Handler: n.HTTPHandler(), ReadHeaderTimeout: httpReadHeaderTimeout, IdleTimeout: httpIdleTimeout}
 	go func() {
 		if err := srv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
 			log.WithError(err).Error("controller side port stopped")
