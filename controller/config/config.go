@@ -35,6 +35,10 @@ type Config struct {
 	NotifyBrokerRoleChanged     bool   `prop:"notifyBrokerRoleChanged"`
 	ProcessReadEvent            bool   `prop:"processReadEvent"`
 	ConfigBlackList             string `prop:"configBlackList"`
+	JRaftGroupID                string `prop:"jRaftGroupId"`
+	JRaftServerID               string `prop:"jRaftServerId"`
+	JRaftInitConf               string `prop:"jRaftInitConf"`
+	JRaftControllerRPCAddr      string `prop:"jRaftControllerRPCAddr"`
 	RaftPortOffset              int    `prop:"controllerRaftPortOffset" ext:"true"`
 	RaftHeartbeatTimeoutMillis  int64  `prop:"controllerRaftHeartbeatTimeoutMillis" ext:"true"`
 	RaftElectionTimeoutMillis   int64  `prop:"controllerRaftElectionTimeoutMillis" ext:"true"`
@@ -64,6 +68,10 @@ func Default() *Config {
 		ElectMasterMaxRetryCount:    3,
 		NotifyBrokerRoleChanged:     true,
 		ConfigBlackList:             "configBlackList;configStorePath",
+		JRaftGroupID:                "jRaft-Controller",
+		JRaftServerID:               "localhost:9880",
+		JRaftInitConf:               "localhost:9880,localhost:9881,localhost:9882",
+		JRaftControllerRPCAddr:      "localhost:9770,localhost:9771,localhost:9772",
 		RaftPortOffset:              1000,
 		RaftHeartbeatTimeoutMillis:  1000,
 		RaftElectionTimeoutMillis:   1000,
@@ -207,8 +215,39 @@ type Peer struct {
 	RaftAddr string
 }
 
-// Peers parses controllerDLegerPeers ("n0-127.0.0.1:9877;n1-127.0.0.1:9878").
+// JRaftPeers says the peers come from Java's JRaft keys: controllerType
+// jRaft and no controllerDLegerPeers, so that a Java JRaft controller.conf
+// runs unchanged.
+func (c *Config) JRaftPeers() bool {
+	return strings.EqualFold(c.ControllerType, "jRaft") && strings.TrimSpace(c.ControllerDLegerPeers) == ""
+}
+
+// Group is the group name 1005 answers: controllerDLegerGroup, or
+// jRaftGroupId with the JRaft keys.
+func (c *Config) Group() string {
+	if c.JRaftPeers() {
+		return c.JRaftGroupID
+	}
+	return c.ControllerDLegerGroup
+}
+
+// SelfID is this node's id: controllerDLegerSelfId, or jRaftServerId (its
+// Raft address, as JRaft names peers) with the JRaft keys.
+func (c *Config) SelfID() string {
+	if c.JRaftPeers() {
+		return strings.TrimSpace(c.JRaftServerID)
+	}
+	return c.ControllerDLegerSelfID
+}
+
+// Peers parses controllerDLegerPeers ("n0-127.0.0.1:9877;n1-127.0.0.1:9878"),
+// or with the JRaft keys pairs jRaftInitConf's Raft addresses with
+// jRaftControllerRPCAddr's broker-facing ones by position, each peer's id its
+// Raft address (no port offset: JRaft lists both).
 func (c *Config) Peers() ([]Peer, error) {
+	if c.JRaftPeers() {
+		return c.jraftPeers()
+	}
 	var peers []Peer
 	for _, item := range strings.Split(c.ControllerDLegerPeers, ";") {
 		if item = strings.TrimSpace(item); item == "" {
@@ -241,16 +280,49 @@ func (c *Config) Peers() ([]Peer, error) {
 	return peers, nil
 }
 
-// Self returns the peer controllerDLegerSelfId names.
+func (c *Config) jraftPeers() ([]Peer, error) {
+	split := func(s string) []string {
+		var out []string
+		for _, item := range strings.Split(s, ",") {
+			if item = strings.TrimSpace(item); item != "" {
+				out = append(out, item)
+			}
+		}
+		return out
+	}
+	raftAddrs, rpcAddrs := split(c.JRaftInitConf), split(c.JRaftControllerRPCAddr)
+	if len(raftAddrs) == 0 || len(raftAddrs) != len(rpcAddrs) {
+		return nil, fmt.Errorf("jRaftInitConf lists %d addresses and jRaftControllerRPCAddr %d: want the same number, paired by position",
+			len(raftAddrs), len(rpcAddrs))
+	}
+	var peers []Peer
+	for i := range raftAddrs {
+		for _, addr := range []string{raftAddrs[i], rpcAddrs[i]} {
+			if _, _, err := net.SplitHostPort(addr); err != nil {
+				return nil, fmt.Errorf("jRaft peers: %q: %w", addr, err)
+			}
+		}
+		if slices.ContainsFunc(peers, func(p Peer) bool { return p.ID == raftAddrs[i] }) {
+			return nil, fmt.Errorf("jRaftInitConf: %s listed twice", raftAddrs[i])
+		}
+		peers = append(peers, Peer{ID: raftAddrs[i], Addr: rpcAddrs[i], RaftAddr: raftAddrs[i]})
+	}
+	return peers, nil
+}
+
+// Self returns the peer SelfID names.
 func (c *Config) Self() (Peer, error) {
 	peers, err := c.Peers()
 	if err != nil {
 		return Peer{}, err
 	}
 	for _, p := range peers {
-		if p.ID == c.ControllerDLegerSelfID {
+		if p.ID == c.SelfID() {
 			return p, nil
 		}
+	}
+	if c.JRaftPeers() {
+		return Peer{}, fmt.Errorf("jRaftServerId %q is not among jRaftInitConf", c.SelfID())
 	}
 	return Peer{}, fmt.Errorf("controllerDLegerSelfId %q is not among controllerDLegerPeers", c.ControllerDLegerSelfID)
 }

@@ -9,9 +9,9 @@ import (
 )
 
 func TestKeysCount(t *testing.T) {
-	// 16 Java keys and 11 of ours: a new key needs a README row and a bound.
-	if got := len(Keys()); got != 27 {
-		t.Fatalf("%d keys, want 27: %v", got, Keys())
+	// 20 Java keys and 11 of ours: a new key needs a README row and a bound.
+	if got := len(Keys()); got != 31 {
+		t.Fatalf("%d keys, want 31: %v", got, Keys())
 	}
 	java := 0
 	for _, k := range Keys() {
@@ -19,8 +19,8 @@ func TestKeysCount(t *testing.T) {
 			java++
 		}
 	}
-	if java != 16 {
-		t.Fatalf("%d Java keys, want 16", java)
+	if java != 20 {
+		t.Fatalf("%d Java keys, want 20", java)
 	}
 }
 
@@ -121,5 +121,32 @@ func TestBlackListAlwaysHoldsRocketmqHome(t *testing.T) {
 	got := strings.Join(c.BlackList(), ",")
 	if got != "rocketmqHome,configStorePath,listenPort" {
 		t.Fatalf("black list %s", got)
+	}
+}
+
+func TestJRaftKeysGiveThePeers(t *testing.T) {
+	c := Default()
+	c.ControllerType = "jRaft"
+	c.JRaftServerID = "127.0.0.1:9881"
+	peers, err := c.Peers()
+	if err != nil || len(peers) != 3 {
+		t.Fatalf("peers %v %v", peers, err)
+	}
+	if _, err := c.Self(); err == nil || !strings.Contains(err.Error(), "jRaftServerId") {
+		t.Fatalf("a jRaftServerId outside jRaftInitConf: %v", err)
+	}
+	c.JRaftInitConf = "127.0.0.1:9880,127.0.0.1:9881"
+	c.JRaftControllerRPCAddr = "127.0.0.1:9770,127.0.0.1:9771"
+	self, err := c.Self()
+	if err != nil || self.Addr != "127.0.0.1:9771" || self.RaftAddr != "127.0.0.1:9881" || c.Group() != "jRaft-Controller" {
+		t.Fatalf("self %+v %v group %s", self, err, c.Group())
+	}
+	c.JRaftControllerRPCAddr = "127.0.0.1:9770"
+	if _, err := c.Peers(); err == nil {
+		t.Error("2 Raft addresses with 1 broker-facing one accepted")
+	}
+	c.ControllerDLegerPeers, c.ControllerDLegerSelfID = "n0-127.0.0.1:9877", "n0"
+	if c.JRaftPeers() || c.SelfID() != "n0" {
+		t.Error("controllerDLegerPeers set: the JRaft keys should not be used")
 	}
 }

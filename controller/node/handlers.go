@@ -297,7 +297,7 @@ func (n *Node) applyBrokerID(_ *remoting.Conn, req *remoting.Command) *remoting.
 // getMetadata answers 1005 on any node, in DLedger's format: peers as
 // "id:addr;" each, sorted by id.
 func (n *Node) getMetadata(_ *remoting.Conn, req *remoting.Command) *remoting.Command {
-	h := wire.GetMetaDataResponse{Group: n.Config().ControllerDLegerGroup, IsLeader: n.Serving(), Peers: n.peersText()}
+	h := wire.GetMetaDataResponse{Group: n.Config().Group(), IsLeader: n.Serving(), Peers: n.peersText()}
 	if leader, ok := n.Leader(); ok {
 		h.ControllerLeaderID, h.ControllerLeaderAddress = leader.ID, leader.Addr
 	}
@@ -306,10 +306,16 @@ func (n *Node) getMetadata(_ *remoting.Conn, req *remoting.Command) *remoting.Co
 	return resp
 }
 
+// peersText is DLedger's "id:addr;" list, or JRaft's "rpcAddr;" with the
+// JRaft keys (what each Java controller answers).
 func (n *Node) peersText() string {
 	var b strings.Builder
 	for _, p := range n.peers {
-		b.WriteString(p.ID + ":" + p.Addr + ";")
+		if n.Config().JRaftPeers() {
+			b.WriteString(p.Addr + ";")
+		} else {
+			b.WriteString(p.ID + ":" + p.Addr + ";")
+		}
 	}
 	return b.String()
 }

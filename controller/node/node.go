@@ -86,7 +86,7 @@ func New(cfg *config.Config, log *logrus.Entry) (*Node, error) {
 	} else {
 		engine += " (controllerType DLedger is served by this engine)"
 	}
-	n.log.WithFields(logrus.Fields{"engine": engine, "group": cfg.ControllerDLegerGroup, "peers": cfg.ControllerDLegerPeers,
+	n.log.WithFields(logrus.Fields{"engine": engine, "group": cfg.Group(), "peers": cfg.ControllerDLegerPeers,
 		"raftAddr": self.RaftAddr, "addr": self.Addr}).Info("starting controller node")
 	if err := n.startRaft(cfg); err != nil {
 		return nil, err

@@ -284,3 +284,28 @@ func TestUpdateConfigRefusesTheBlackList(t *testing.T) {
 		t.Fatalf("config body lacks the update: %s", got.Body)
 	}
 }
+
+// A Java JRaft controller.conf (controllerType=jRaft, the jRaft* keys) runs
+// the same engine; 1005 answers as JRaft: the leader's id is its Raft
+// address, the peers their broker-facing addresses.
+func TestJRaftKeysRunTheSameEngine(t *testing.T) {
+	base, ok := nstest.FreePorts(0, 1)
+	if !ok {
+		t.Skip("no free ports")
+	}
+	rpc, raftAddr := fmt.Sprintf("127.0.0.1:%d", base), fmt.Sprintf("127.0.0.1:%d", base+1)
+	c := config.Default()
+	c.ControllerType, c.JRaftServerID, c.JRaftInitConf, c.JRaftControllerRPCAddr = "jRaft", raftAddr, raftAddr, rpc
+	c.ControllerStorePath, c.HTTPListenPort = t.TempDir(), -1
+	c.RaftHeartbeatTimeoutMillis, c.RaftElectionTimeoutMillis = 300, 300
+	g := &group{cfgs: []*config.Config{c}, addrs: []string{rpc}}
+	g.start(t, 0)
+	g.leader(t)
+	b := ctltest.NewBroker(t, "cluster-j", "set-j", g.addrs)
+	b.Register(t)
+	md, err := b.Metadata(rpc)
+	if err != nil || md.Group != "jRaft-Controller" || md.ControllerLeaderID != raftAddr || md.ControllerLeaderAddress != rpc ||
+		md.Peers != rpc+";" || !md.IsLeader {
+		t.Fatalf("metadata %+v %v", md, err)
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/hashicorp/go-hclog"
@@ -25,9 +26,10 @@ const (
 )
 
 // StoreDir is where a node keeps its Raft log (raft.db) and snapshots:
-// controllerStorePath/raft-<selfId>, so nodes sharing a path do not collide.
+// controllerStorePath/raft-<selfId>, so nodes sharing a path do not collide
+// (with the JRaft keys the id is the Raft address, its ':' made '_').
 func StoreDir(cfg *config.Config) string {
-	return filepath.Join(cfg.ControllerStorePath, "raft-"+cfg.ControllerDLegerSelfID)
+	return filepath.Join(cfg.ControllerStorePath, "raft-"+strings.ReplaceAll(cfg.SelfID(), ":", "_"))
 }
 
 func (n *Node) startRaft(cfg *config.Config) (err error) {
@@ -44,7 +46,7 @@ func (n *Node) startRaft(cfg *config.Config) (err error) {
 	}()
 	logger := hclog.New(&hclog.LoggerOptions{Name: "raft", Output: pipe, Level: hclog.Info, DisableTime: true})
 	rc := raft.DefaultConfig()
-	rc.LocalID = raft.ServerID(cfg.ControllerDLegerSelfID)
+	rc.LocalID = raft.ServerID(cfg.SelfID())
 	rc.Logger = logger
 	rc.HeartbeatTimeout = time.Duration(cfg.RaftHeartbeatTimeoutMillis) * time.Millisecond
 	rc.ElectionTimeout = time.Duration(cfg.RaftElectionTimeoutMillis) * time.Millisecond
