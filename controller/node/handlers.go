@@ -11,6 +11,7 @@ import (
 	"github.com/sirupsen/logrus"
 
 	"github.com/gonamesrv/gonamesrv/controller"
+	"github.com/gonamesrv/gonamesrv/controller/config"
 	"github.com/gonamesrv/gonamesrv/controller/wire"
 	"github.com/gonamesrv/gonamesrv/internal/javaprops"
 	"github.com/gonamesrv/gonamesrv/remoting"
@@ -297,7 +298,7 @@ func (n *Node) applyBrokerID(_ *remoting.Conn, req *remoting.Command) *remoting.
 // getMetadata answers 1005 on any node, in DLedger's format: peers as
 // "id:addr;" each, sorted by id.
 func (n *Node) getMetadata(_ *remoting.Conn, req *remoting.Command) *remoting.Command {
-	h := wire.GetMetaDataResponse{Group: n.Config().Group(), IsLeader: n.Serving(), Peers: n.peersText()}
+	h := wire.GetMetaDataResponse{Group: n.group, IsLeader: n.Serving(), Peers: n.peersText}
 	if leader, ok := n.Leader(); ok {
 		h.ControllerLeaderID, h.ControllerLeaderAddress = leader.ID, leader.Addr
 	}
@@ -308,10 +309,10 @@ func (n *Node) getMetadata(_ *remoting.Conn, req *remoting.Command) *remoting.Co
 
 // peersText is DLedger's "id:addr;" list, or JRaft's "rpcAddr;" with the
 // JRaft keys (what each Java controller answers).
-func (n *Node) peersText() string {
+func peersText(peers []config.Peer, jraft bool) string {
 	var b strings.Builder
-	for _, p := range n.peers {
-		if n.Config().JRaftPeers() {
+	for _, p := range peers {
+		if jraft {
 			b.WriteString(p.Addr + ";")
 		} else {
 			b.WriteString(p.ID + ":" + p.Addr + ";")

@@ -26,10 +26,14 @@ import (
 
 // Node is one controller group member.
 type Node struct {
-	log   *logrus.Entry
-	cfg   atomic.Pointer[config.Config]
-	self  config.Peer
-	peers []config.Peer
+	log *logrus.Entry
+	cfg atomic.Pointer[config.Config]
+	// self, peers, group and peersText are read once at start: an
+	// UPDATE_CONTROLLER_CONFIG of the peer keys applies at the next start.
+	self      config.Peer
+	peers     []config.Peer
+	group     string
+	peersText string
 
 	fsm   *raftfsm.FSM
 	raft  *raft.Raft
@@ -73,7 +77,8 @@ func New(cfg *config.Config, log *logrus.Entry) (*Node, error) {
 	peers, _ := cfg.Peers()
 	self, _ := cfg.Self()
 	n := &Node{log: log.WithFields(logrus.Fields{"component": "controller", "selfId": self.ID}),
-		self: self, peers: peers, fsm: raftfsm.New(), stop: make(chan struct{})}
+		self: self, peers: peers, group: cfg.Group(), peersText: peersText(peers, cfg.JRaftPeers()), fsm: raftfsm.New(),
+		stop: make(chan struct{})}
 	n.cfg.Store(cfg.Clone())
 	n.storeDir = StoreDir(cfg)
 	n.metrics = newMetrics(n)

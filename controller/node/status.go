@@ -50,7 +50,7 @@ type MemberState struct {
 // Status reads the node now.
 func (n *Node) Status() Status {
 	stats := n.raft.Stats()
-	st := Status{Self: n.self.ID, Group: n.Config().Group(), Role: n.raft.State().String(), Serving: n.Serving(),
+	st := Status{Self: n.self.ID, Group: n.group, Role: n.raft.State().String(), Serving: n.Serving(),
 		Term: stats["term"], LastIndex: stats["last_log_index"], AppliedIndex: stats["applied_index"],
 		SnapshotIndex: stats["last_snapshot_index"], LiveBrokers: n.live.size(), BrokerSets: []SetState{}}
 	if leader, ok := n.Leader(); ok {
