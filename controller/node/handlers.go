@@ -84,27 +84,41 @@ func propose[H any](n *Node, validate func(*controller.State, controller.Livenes
 		return nil, errNotServing
 	}
 	n.writeMu.Lock()
-	defer n.writeMu.Unlock()
 	var res *controller.Result[H]
 	n.fsm.Read(func(s *controller.State) { res = validate(s, n.live) })
 	if len(res.Events) == 0 {
+		n.writeMu.Unlock()
 		return res, nil
 	}
-	return res, n.commit(res.Events)
+	pending, err := n.commit(res.Events)
+	if pending == nil {
+		n.writeMu.Unlock()
+		return res, err
+	}
+	// The answer said the commit timed out, but the entry may still commit:
+	// the next write must not validate before it is applied or refused, or
+	// two answers could contradict the log (Java releases its thread here).
+	go func() {
+		<-pending
+		n.writeMu.Unlock()
+	}()
+	return res, err
 }
 
 // commit appends one entry and waits for it to apply, at most
-// controllerCommitTimeoutMillis (Java waits 5 s).
-func (n *Node) commit(events []controller.Event) error {
+// controllerCommitTimeoutMillis (Java waits 5 s). When the wait times out it
+// also returns a channel closed once the entry is applied or refused.
+func (n *Node) commit(events []controller.Event) (<-chan struct{}, error) {
 	entry, err := controller.EncodeEntry(events)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	timeout := n.commitTimeout()
 	started := time.Now()
 	future := n.raft.Apply(entry, timeout)
-	done := make(chan error, 1)
+	done, resolved := make(chan error, 1), make(chan struct{})
 	go func() {
+		defer close(resolved)
 		if err := future.Error(); err != nil {
 			done <- err
 			return
@@ -115,16 +129,17 @@ func (n *Node) commit(events []controller.Event) error {
 		}
 		done <- nil
 	}()
+	var pending <-chan struct{}
 	select {
 	case err = <-done:
 	case <-time.After(timeout):
-		err = fmt.Errorf("raft commit not done after %s", timeout)
+		err, pending = fmt.Errorf("raft commit not done after %s", timeout), resolved
 	}
 	n.metrics.commitSeconds.Observe(time.Since(started).Seconds())
 	if errors.Is(err, raft.ErrNotLeader) || errors.Is(err, raft.ErrLeadershipLost) || errors.Is(err, raft.ErrEnqueueTimeout) {
-		return fmt.Errorf("%w: %w", errNotServing, err)
+		return pending, fmt.Errorf("%w: %w", errNotServing, err)
 	}
-	return err
+	return pending, err
 }
 
 // read answers a read from the leader's state, after VerifyLeader has
