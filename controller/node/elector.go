@@ -1,6 +1,7 @@
 package node
 
 import (
+	"slices"
 	"time"
 
 	"github.com/sirupsen/logrus"
@@ -80,6 +81,15 @@ func (e *elector) handle(job electJob) {
 		})
 		if !isMaster {
 			n.log.WithFields(fields).WithField("brokerId", *job.brokerID).Info("broker inactive; not the master, no election")
+			return
+		}
+	} else {
+		// The scan's finding may be stale by now: another trigger of the
+		// same death may have elected, or cleared the master, meanwhile (a
+		// second cleared-master election would bump masterEpoch again).
+		var still bool
+		n.fsm.Read(func(s *controller.State) { still = slices.Contains(s.ScanNeedReelect(n.live), job.key.BrokerName) })
+		if !still {
 			return
 		}
 	}
