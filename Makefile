@@ -95,6 +95,13 @@ fuzz:
 run:
 	$(GO) run ./cmd/namesrv $(ARGS)
 
+# A 3-node controller group on loopback (ports 9877-9879, Raft +1000, side
+# ports +2000; BASE_PORT moves them), in the foreground until Ctrl-C
+# (scripts/run-controller.sh; docs/controller.md).
+.PHONY: run-controller
+run-controller:
+	GO=$(GO) BIN=$(BIN) scripts/run-controller.sh
+
 # docs/configuration.md from namesrv/config's key table (its test,
 # TestConfigurationDocIsGenerated, fails when the committed page differs).
 docs:

@@ -11,10 +11,11 @@ DIST=${DIST:-dist}
 LDFLAGS=${LDFLAGS:?the Makefile passes the -X flags}
 VERSION=${VERSION:?the Makefile passes the version}
 ARCHES=${ARCHES:-amd64 arm64}
-BINARIES=(namesrv broker mqadmin)
+BINARIES=(namesrv broker mqadmin controller)
 # source:name in the archive (a folder named broker would clash with the binary)
 # and the license, the changelog and the published pages the README's tour links (docs/*.md, the pictures)
 docs=(README.md:README.md broker/README.md:README-broker.md cmd/mqadmin/README.md:README-mqadmin.md
+  controller/config/README.md:README-controller-config.md
   LICENSE:LICENSE CHANGELOG.md:CHANGELOG.md)
 for page in docs/*.md docs/*.png docs/*.svg; do [ -e "$page" ] && docs+=("$page:$page"); done
 

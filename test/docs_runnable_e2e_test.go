@@ -248,11 +248,6 @@ func TestReadmeListsEveryMakeTarget(t *testing.T) {
 	}
 }
 
-// pendingPages are linked from the tour but written on other branches (the
-// dashboard and controller work); a link to one is not yet an error. Empty
-// this once they are merged.
-var pendingPages = []string{"docs/controller.md"}
-
 // markdownLink is a link outside code: [text](target).
 var markdownLink = regexp.MustCompile(`\]\(([^)\s]+)\)`)
 
@@ -285,9 +280,7 @@ func TestDocsLinksResolve(t *testing.T) {
 			}
 			fileRel, _ := filepath.Rel(root, file)
 			if _, err := os.Stat(file); err != nil {
-				if !slices.Contains(pendingPages, fileRel) {
-					t.Errorf("%s: link %s: %s does not exist", rel, target, fileRel)
-				}
+				t.Errorf("%s: link %s: %s does not exist", rel, target, fileRel)
 				continue
 			}
 			checked++

@@ -14,6 +14,7 @@ import (
 	"github.com/sirupsen/logrus"
 
 	"github.com/gonamesrv/gonamesrv/internal/buildinfo"
+	"github.com/gonamesrv/gonamesrv/internal/logsetup"
 	"github.com/gonamesrv/gonamesrv/namesrv"
 	"github.com/gonamesrv/gonamesrv/namesrv/config"
 )
@@ -58,6 +59,19 @@ func run(args []string) int {
 		log.WithError(err).Error("start name server")
 		return 1
 	}
+	stopController, err := startEmbeddedController(cfg, log)
+	if err != nil {
+		log.WithError(err).Error("start embedded controller")
+		_ = ns.Shutdown(context.Background())
+		return 1
+	}
+	defer func() {
+		ctx, cancel := context.WithTimeout(context.Background(), shutdownTimeout)
+		defer cancel()
+		if err := stopController(ctx); err != nil {
+			log.WithError(err).Warn("stop embedded controller")
+		}
+	}()
 	signals := make(chan os.Signal, 2)
 	signal.Notify(signals, syscall.SIGINT, syscall.SIGTERM)
 	var sig os.Signal
@@ -94,30 +108,8 @@ func run(args []string) int {
 // SIGINT or SIGTERM (128 + SIGINT, as a shell reports an interrupted command).
 const exitOnSecondSignal = 130
 
-// newLogger configures the process logger: text (colour on a terminal) by
-// default, one JSON object per line with -log-format json. It is logrus's
-// standard logger, so anything that logs through that one follows the same
-// format and level; namesrv hands it to each part it starts (route gets it
-// in route.Config.Log).
+// newLogger configures the process logger (internal/logsetup): namesrv
+// hands it to each part it starts (route gets it in route.Config.Log).
 func newLogger(cfg *config.Config) (*logrus.Entry, error) {
-	logger := logrus.StandardLogger()
-	logger.SetOutput(os.Stderr)
-	switch cfg.LogFormat {
-	case "", "text":
-		logger.SetFormatter(&logrus.TextFormatter{FullTimestamp: true})
-	case "json":
-		logger.SetFormatter(&logrus.JSONFormatter{})
-	default:
-		return nil, fmt.Errorf("unknown log format %q (want text or json)", cfg.LogFormat)
-	}
-	level := cfg.LogLevel
-	if level == "" {
-		level = "info"
-	}
-	lvl, err := logrus.ParseLevel(level)
-	if err != nil {
-		return nil, fmt.Errorf("log level: %w", err)
-	}
-	logger.SetLevel(lvl)
-	return logrus.NewEntry(logger).WithField("service", "namesrv"), nil
+	return logsetup.New(cfg.LogFormat, cfg.LogLevel, "namesrv")
 }

@@ -79,11 +79,11 @@ type GetReplicaInfoResponse struct {
 
 // GetMetaDataResponse answers CONTROLLER_GET_METADATA_INFO (1005), from any node.
 type GetMetaDataResponse struct {
-	Group                   string `rmq:"group"`
-	ControllerLeaderID      string `rmq:"controllerLeaderId"`
-	ControllerLeaderAddress string `rmq:"controllerLeaderAddress"`
-	IsLeader                bool   `rmq:"isLeader"`
-	Peers                   string `rmq:"peers"`
+	Group                   string `rmq:"group" json:"group"`
+	ControllerLeaderID      string `rmq:"controllerLeaderId" json:"controllerLeaderId"`
+	ControllerLeaderAddress string `rmq:"controllerLeaderAddress" json:"controllerLeaderAddress"`
+	IsLeader                bool   `rmq:"isLeader" json:"isLeader"`
+	Peers                   string `rmq:"peers" json:"peers"`
 }
 
 // CleanBrokerDataRequest is CLEAN_BROKER_DATA's (1011) header (Java's

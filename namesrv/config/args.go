@@ -4,7 +4,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"reflect"
 	"strings"
@@ -145,13 +144,9 @@ func FromArgs(args []string, stdout io.Writer) (cfg *Config, printOnly bool, err
 // loadFile applies a properties file as Java's -c does and remembers it both
 // as the source of extra GET_NAMESRV_CONFIG entries and as configStorePath.
 func (c *Config) loadFile(path string) error {
-	text, err := os.ReadFile(path)
+	props, err := javaprops.ReadFile(path)
 	if err != nil {
-		return fmt.Errorf("load config file: %w", err)
-	}
-	props, err := javaprops.Parse(text)
-	if err != nil {
-		return fmt.Errorf("load config file %s: %w", path, err)
+		return err
 	}
 	for key, value := range props {
 		// Java ignores unknown keys and values that do not convert; so do we,

@@ -49,7 +49,7 @@ type Config struct {
 	EnableTopicList bool `prop:"enableTopicList"`
 	// NotifyMinBrokerIdChanged sends NOTIFY_MIN_BROKER_ID_CHANGE to brokers.
 	NotifyMinBrokerIdChanged bool `prop:"notifyMinBrokerIdChanged"`
-	// EnableControllerInNamesrv would start the embedded controller (not supported; kept for the file format).
+	// EnableControllerInNamesrv starts a controller node in the process at start (cmd/namesrv, controller/node), from the controller keys of the same -c file, on the self peer's port.
 	EnableControllerInNamesrv bool `prop:"enableControllerInNamesrv"`
 	// NeedWaitForService refuses route queries for WaitSecondsForService after start.
 	NeedWaitForService bool `prop:"needWaitForService"`

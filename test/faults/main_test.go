@@ -17,7 +17,7 @@ import (
 	"testing"
 )
 
-// binDir holds cmd/namesrv and cmd/broker, built once by TestMain.
+// binDir holds cmd/namesrv, cmd/broker and cmd/controller, built once by TestMain.
 var binDir string
 
 func TestMain(m *testing.M) {
@@ -26,7 +26,7 @@ func TestMain(m *testing.M) {
 		fmt.Fprintln(os.Stderr, "faults: temp dir:", err)
 		os.Exit(1)
 	}
-	build := exec.Command("go", "build", "-o", dir+string(os.PathSeparator), "../../cmd/namesrv", "../../cmd/broker")
+	build := exec.Command("go", "build", "-o", dir+string(os.PathSeparator), "../../cmd/namesrv", "../../cmd/broker", "../../cmd/controller")
 	build.Stdout, build.Stderr = os.Stderr, os.Stderr
 	if err := build.Run(); err != nil {
 		fmt.Fprintln(os.Stderr, "faults: go build:", err)

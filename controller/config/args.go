@@ -1,0 +1,136 @@
+package config
+
+import (
+	"flag"
+	"fmt"
+	"io"
+	"reflect"
+	"strings"
+
+	"github.com/gonamesrv/gonamesrv/internal/javaprops"
+)
+
+// FromArgs builds the configuration from the command line (without the
+// program name), as mqcontroller: defaults, then the -c properties file
+// (unknown keys ignored, as Java), then `-key value` / `-key=value` for any
+// key, -log-format and -log-level. With -p the settings are printed as
+// key=value lines, with -h the usage; both return printOnly=true.
+func FromArgs(args []string, stdout io.Writer) (cfg *Config, printOnly bool, err error) {
+	var file string
+	var printConfig, help bool
+	type assignment struct{ key, value string }
+	var assignments []assignment
+	fs := flag.NewFlagSet("controller", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	for _, name := range []string{"c", "configFile"} {
+		fs.StringVar(&file, name, "", "")
+	}
+	for _, name := range []string{"p", "printConfigItem"} {
+		fs.BoolVar(&printConfig, name, false, "")
+	}
+	for _, name := range []string{"h", "help"} {
+		fs.BoolVar(&help, name, false, "")
+	}
+	alias := map[string]string{"log-format": "logFormat", "log-level": "logLevel"}
+	for _, s := range settings {
+		alias[s.key] = s.key
+	}
+	for name, key := range alias {
+		isBool := settingsByKey[key].kind == reflect.Bool
+		fs.Var(&keyFlag{isBool: isBool, set: func(v string) { assignments = append(assignments, assignment{key, v}) }}, name, "")
+	}
+	if err := fs.Parse(args); err != nil {
+		return nil, false, fmt.Errorf("command line: %w", err)
+	}
+	if help {
+		Usage(stdout)
+		return Default(), true, nil
+	}
+	if fs.NArg() > 0 {
+		return nil, false, fmt.Errorf("command line: unexpected argument %q (boolean settings take -key=value)", fs.Arg(0))
+	}
+	cfg = Default()
+	if file != "" {
+		if err := cfg.loadFile(file); err != nil {
+			return nil, false, err
+		}
+	}
+	for _, a := range assignments {
+		if err := cfg.Set(a.key, a.value); err != nil {
+			return nil, false, fmt.Errorf("command line -%s: %w", a.key, err)
+		}
+	}
+	if err := cfg.Validate(); err != nil {
+		return nil, false, err
+	}
+	if printConfig {
+		_, err := stdout.Write(cfg.Properties())
+		return cfg, true, err
+	}
+	return cfg, false, nil
+}
+
+// loadFile applies a properties file as Java's -c: unknown keys and values
+// that do not convert are ignored, so a Java controller.conf loads unchanged.
+func (c *Config) loadFile(path string) error {
+	props, err := javaprops.ReadFile(path)
+	if err != nil {
+		return err
+	}
+	for key, value := range props {
+		_ = c.Set(key, value)
+	}
+	return nil
+}
+
+// Properties is every setting as key=value lines in declaration order
+// (-p, and GET_CONTROLLER_CONFIG's body).
+func (c *Config) Properties() []byte {
+	var b strings.Builder
+	for _, s := range settings {
+		v, _ := c.Value(s.key)
+		b.WriteString(s.key + "=" + v + "\n")
+	}
+	return []byte(b.String())
+}
+
+// keyFlag records one -key assignment, applied after the -c file.
+type keyFlag struct {
+	isBool bool
+	set    func(string)
+}
+
+func (f *keyFlag) String() string   { return "" }
+func (f *keyFlag) IsBoolFlag() bool { return f.isBool }
+func (f *keyFlag) Set(v string) error {
+	f.set(v)
+	return nil
+}
+
+// Usage writes the command-line help.
+func Usage(w io.Writer) {
+	fmt.Fprint(w, `usage: controller [options]
+  -c, -configFile FILE     load a Java properties file (controller.conf: ControllerConfig keys)
+  -p, -printConfigItem     print the effective settings as key=value and exit
+  -h, -help                print this help and exit
+  -log-format text|json    log output format (default text)
+  -log-level LEVEL         debug, info, warn, error (default info)
+  -KEY VALUE, -KEY=VALUE   any setting by its key, e.g. -controllerDLegerSelfId n1;
+                           booleans as -KEY or -KEY=false
+Flags override the -c file whatever their order. See controller/config/README.md.
+`)
+}
+
+// FromFile reads the controller settings of a properties file shared with
+// another program (the NameServer's -c file with enableControllerInNamesrv):
+// the keys it does not know are ignored, the rest validated.
+func FromFile(path string) (*Config, error) {
+	cfg := Default()
+	if err := cfg.loadFile(path); err != nil {
+		return nil, err
+	}
+	if err := cfg.Validate(); err != nil {
+		return nil, fmt.Errorf("controller settings in %s: %w", path, err)
+	}
+	return cfg, nil
+}

@@ -1,0 +1,346 @@
+// Package config holds the controller's settings under Java's keys
+// (ControllerConfig of RocketMQ 5.3.3) plus the Go additions the Raft engine
+// needs, read from a Java properties file and `-key value` flags as
+// cmd/namesrv reads its own. README.md documents every key.
+package config
+
+import (
+	"errors"
+	"fmt"
+	"net"
+	"os"
+	"path/filepath"
+	"reflect"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// Config is every setting; the `prop` tag is the key, `ext:"true"` marks a
+// Go addition. Declaration order is -p's order.
+type Config struct {
+	RocketmqHome                string `prop:"rocketmqHome"`
+	ConfigStorePath             string `prop:"configStorePath"`
+	ControllerType              string `prop:"controllerType"`
+	ControllerDLegerGroup       string `prop:"controllerDLegerGroup"`
+	ControllerDLegerPeers       string `prop:"controllerDLegerPeers"`
+	ControllerDLegerSelfID      string `prop:"controllerDLegerSelfId"`
+	ControllerStorePath         string `prop:"controllerStorePath"`
+	ControllerThreadPoolNums    int    `prop:"controllerThreadPoolNums"`
+	ControllerRequestQueueCap   int    `prop:"controllerRequestThreadPoolQueueCapacity"`
+	ScanNotActiveBrokerInterval int64  `prop:"scanNotActiveBrokerInterval"`
+	ScanInactiveMasterInterval  int64  `prop:"scanInactiveMasterInterval"`
+	ElectMasterMaxRetryCount    int    `prop:"electMasterMaxRetryCount"`
+	EnableElectUncleanMaster    bool   `prop:"enableElectUncleanMaster"`
+	NotifyBrokerRoleChanged     bool   `prop:"notifyBrokerRoleChanged"`
+	ProcessReadEvent            bool   `prop:"processReadEvent"`
+	ConfigBlackList             string `prop:"configBlackList"`
+	JRaftGroupID                string `prop:"jRaftGroupId"`
+	JRaftServerID               string `prop:"jRaftServerId"`
+	JRaftInitConf               string `prop:"jRaftInitConf"`
+	JRaftControllerRPCAddr      string `prop:"jRaftControllerRPCAddr"`
+	RaftPortOffset              int    `prop:"controllerRaftPortOffset" ext:"true"`
+	RaftHeartbeatTimeoutMillis  int64  `prop:"controllerRaftHeartbeatTimeoutMillis" ext:"true"`
+	RaftElectionTimeoutMillis   int64  `prop:"controllerRaftElectionTimeoutMillis" ext:"true"`
+	CommitTimeoutMillis         int64  `prop:"controllerCommitTimeoutMillis" ext:"true"`
+	SnapshotThreshold           int64  `prop:"controllerSnapshotThreshold" ext:"true"`
+	SnapshotIntervalMillis      int64  `prop:"controllerSnapshotIntervalMillis" ext:"true"`
+	TrailingLogs                int64  `prop:"controllerTrailingLogs" ext:"true"`
+	MaxHeartbeatEntries         int    `prop:"controllerMaxHeartbeatEntries" ext:"true"`
+	HTTPListenPort              int    `prop:"httpListenPort" ext:"true"`
+	LogFormat                   string `prop:"logFormat" ext:"true"`
+	LogLevel                    string `prop:"logLevel" ext:"true"`
+}
+
+// Default is Java's defaults plus ours. controllerStorePath and
+// configStorePath are under the user's home, as Java's.
+func Default() *Config {
+	home, _ := os.UserHomeDir()
+	return &Config{
+		RocketmqHome:                os.Getenv("ROCKETMQ_HOME"),
+		ConfigStorePath:             filepath.Join(home, "controller", "controller.properties"),
+		ControllerType:              "DLedger",
+		ControllerStorePath:         filepath.Join(home, "DLedgerController"),
+		ControllerThreadPoolNums:    16,
+		ControllerRequestQueueCap:   50000,
+		ScanNotActiveBrokerInterval: 5000,
+		ScanInactiveMasterInterval:  5000,
+		ElectMasterMaxRetryCount:    3,
+		NotifyBrokerRoleChanged:     true,
+		ConfigBlackList:             "configBlackList;configStorePath",
+		JRaftGroupID:                "jRaft-Controller",
+		JRaftServerID:               "localhost:9880",
+		JRaftInitConf:               "localhost:9880,localhost:9881,localhost:9882",
+		JRaftControllerRPCAddr:      "localhost:9770,localhost:9771,localhost:9772",
+		RaftPortOffset:              1000,
+		RaftHeartbeatTimeoutMillis:  1000,
+		RaftElectionTimeoutMillis:   1000,
+		CommitTimeoutMillis:         5000,
+		SnapshotThreshold:           8192,
+		SnapshotIntervalMillis:      120_000,
+		TrailingLogs:                10240,
+		MaxHeartbeatEntries:         100_000,
+		HTTPListenPort:              httpPortUnset,
+		LogFormat:                   "text",
+		LogLevel:                    "info",
+	}
+}
+
+// httpPortUnset means "the self peer's port + HTTPPortOffset".
+const httpPortUnset = -2
+
+// HTTPPortOffset places the HTTP side port past the Raft port by default:
+// 11877 for a peer listed on 9877 (Raft on 10877).
+const HTTPPortOffset = 2000
+
+// setting is one field's key and kind.
+type setting struct {
+	key       string
+	index     int
+	kind      reflect.Kind
+	extension bool
+}
+
+var settings, settingsByKey = buildSettings()
+
+func buildSettings() ([]setting, map[string]setting) {
+	t := reflect.TypeFor[Config]()
+	var list []setting
+	byKey := map[string]setting{}
+	for i := range t.NumField() {
+		f := t.Field(i)
+		key := f.Tag.Get("prop")
+		if key == "" || key == "-" {
+			continue
+		}
+		s := setting{key: key, index: i, kind: f.Type.Kind(), extension: f.Tag.Get("ext") == "true"}
+		list = append(list, s)
+		byKey[key] = s
+	}
+	return list, byKey
+}
+
+// Keys returns every key in declaration order.
+func Keys() []string {
+	keys := make([]string, len(settings))
+	for i, s := range settings {
+		keys[i] = s.key
+	}
+	return keys
+}
+
+// IsExtension says whether key is a Go addition rather than a Java key.
+func IsExtension(key string) bool { return settingsByKey[key].extension }
+
+// ErrUnknownKey is wrapped by Set for a key no setting has.
+var ErrUnknownKey = errors.New("unknown controller setting")
+
+// Set converts value with Java's rules (trimmed; booleans true only for
+// "true" in any case; numbers decimal within the Java type). On error c is
+// unchanged.
+func (c *Config) Set(key, value string) error {
+	s, ok := settingsByKey[key]
+	if !ok {
+		return fmt.Errorf("%w: %s", ErrUnknownKey, key)
+	}
+	field := reflect.ValueOf(c).Elem().Field(s.index)
+	value = strings.TrimFunc(value, func(r rune) bool { return r <= ' ' })
+	switch s.kind {
+	case reflect.String:
+		field.SetString(value)
+	case reflect.Bool:
+		field.SetBool(strings.EqualFold(value, "true"))
+	default:
+		bits := 32
+		if s.kind == reflect.Int64 {
+			bits = 64
+		}
+		n, err := strconv.ParseInt(value, 10, bits)
+		if err != nil {
+			return fmt.Errorf("%s=%q is not a %d-bit integer", key, value, bits)
+		}
+		field.SetInt(n)
+	}
+	return nil
+}
+
+// Value returns a setting as text and whether the key exists.
+func (c *Config) Value(key string) (string, bool) {
+	s, ok := settingsByKey[key]
+	if !ok {
+		return "", false
+	}
+	field := reflect.ValueOf(c).Elem().Field(s.index)
+	switch s.kind {
+	case reflect.Bool:
+		return strconv.FormatBool(field.Bool()), true
+	case reflect.String:
+		return field.String(), true
+	default:
+		return strconv.FormatInt(field.Int(), 10), true
+	}
+}
+
+// Values returns every setting as key -> text.
+func (c *Config) Values() map[string]string {
+	out := make(map[string]string, len(settings))
+	for _, s := range settings {
+		out[s.key], _ = c.Value(s.key)
+	}
+	return out
+}
+
+// Clone returns a copy.
+func (c *Config) Clone() *Config { d := *c; return &d }
+
+// BlackList is the keys UPDATE_CONTROLLER_CONFIG refuses: configBlackList's
+// entries plus rocketmqHome, always (Java adds it).
+func (c *Config) BlackList() []string {
+	list := []string{"rocketmqHome"}
+	for _, k := range strings.Split(c.ConfigBlackList, ";") {
+		if k = strings.TrimSpace(k); k != "" && !slices.Contains(list, k) {
+			list = append(list, k)
+		}
+	}
+	return list
+}
+
+// Peer is one controller node of controllerDLegerPeers.
+type Peer struct {
+	// ID is the DLedger id ("n0").
+	ID string
+	// Addr is the RocketMQ port brokers and mqadmin use ("127.0.0.1:9877").
+	Addr string
+	// RaftAddr is Addr's host with the port + controllerRaftPortOffset.
+	RaftAddr string
+}
+
+// JRaftPeers says the peers come from Java's JRaft keys: controllerType
+// jRaft and no controllerDLegerPeers, so that a Java JRaft controller.conf
+// runs unchanged.
+func (c *Config) JRaftPeers() bool {
+	return strings.EqualFold(c.ControllerType, "jRaft") && strings.TrimSpace(c.ControllerDLegerPeers) == ""
+}
+
+// Group is the group name 1005 answers: controllerDLegerGroup, or
+// jRaftGroupId with the JRaft keys.
+func (c *Config) Group() string {
+	if c.JRaftPeers() {
+		return c.JRaftGroupID
+	}
+	return c.ControllerDLegerGroup
+}
+
+// SelfID is this node's id: controllerDLegerSelfId, or jRaftServerId (its
+// Raft address, as JRaft names peers) with the JRaft keys.
+func (c *Config) SelfID() string {
+	if c.JRaftPeers() {
+		return strings.TrimSpace(c.JRaftServerID)
+	}
+	return c.ControllerDLegerSelfID
+}
+
+// Peers parses controllerDLegerPeers ("n0-127.0.0.1:9877;n1-127.0.0.1:9878"),
+// or with the JRaft keys pairs jRaftInitConf's Raft addresses with
+// jRaftControllerRPCAddr's broker-facing ones by position, each peer's id its
+// Raft address (no port offset: JRaft lists both).
+func (c *Config) Peers() ([]Peer, error) {
+	if c.JRaftPeers() {
+		return c.jraftPeers()
+	}
+	var peers []Peer
+	for _, item := range strings.Split(c.ControllerDLegerPeers, ";") {
+		if item = strings.TrimSpace(item); item == "" {
+			continue
+		}
+		id, addr, ok := strings.Cut(item, "-")
+		if !ok || id == "" {
+			return nil, fmt.Errorf("controllerDLegerPeers: %q is not id-host:port", item)
+		}
+		host, portText, err := net.SplitHostPort(addr)
+		if err != nil {
+			return nil, fmt.Errorf("controllerDLegerPeers: %q: %w", item, err)
+		}
+		port, err := strconv.Atoi(portText)
+		if err != nil || port < 1 || port > 65535 {
+			return nil, fmt.Errorf("controllerDLegerPeers: %q: port %q out of range", item, portText)
+		}
+		raftPort := port + c.RaftPortOffset
+		if raftPort < 1 || raftPort > 65535 {
+			return nil, fmt.Errorf("controllerDLegerPeers: %q: Raft port %d (port + controllerRaftPortOffset) out of range", item, raftPort)
+		}
+		if slices.ContainsFunc(peers, func(p Peer) bool { return p.ID == id }) {
+			return nil, fmt.Errorf("controllerDLegerPeers: id %s listed twice", id)
+		}
+		peers = append(peers, Peer{ID: id, Addr: addr, RaftAddr: net.JoinHostPort(host, strconv.Itoa(raftPort))})
+	}
+	if len(peers) == 0 {
+		return nil, errors.New("controllerDLegerPeers: no peer listed (want n0-host:port;n1-host:port;...)")
+	}
+	return peers, nil
+}
+
+func (c *Config) jraftPeers() ([]Peer, error) {
+	split := func(s string) []string {
+		var out []string
+		for _, item := range strings.Split(s, ",") {
+			if item = strings.TrimSpace(item); item != "" {
+				out = append(out, item)
+			}
+		}
+		return out
+	}
+	raftAddrs, rpcAddrs := split(c.JRaftInitConf), split(c.JRaftControllerRPCAddr)
+	if len(raftAddrs) == 0 || len(raftAddrs) != len(rpcAddrs) {
+		return nil, fmt.Errorf("jRaftInitConf lists %d addresses and jRaftControllerRPCAddr %d: want the same number, paired by position",
+			len(raftAddrs), len(rpcAddrs))
+	}
+	var peers []Peer
+	for i := range raftAddrs {
+		for _, addr := range []string{raftAddrs[i], rpcAddrs[i]} {
+			if _, _, err := net.SplitHostPort(addr); err != nil {
+				return nil, fmt.Errorf("jRaft peers: %q: %w", addr, err)
+			}
+		}
+		if slices.ContainsFunc(peers, func(p Peer) bool { return p.ID == raftAddrs[i] }) {
+			return nil, fmt.Errorf("jRaftInitConf: %s listed twice", raftAddrs[i])
+		}
+		peers = append(peers, Peer{ID: raftAddrs[i], Addr: rpcAddrs[i], RaftAddr: raftAddrs[i]})
+	}
+	return peers, nil
+}
+
+// Self returns the peer SelfID names.
+func (c *Config) Self() (Peer, error) {
+	peers, err := c.Peers()
+	if err != nil {
+		return Peer{}, err
+	}
+	for _, p := range peers {
+		if p.ID == c.SelfID() {
+			return p, nil
+		}
+	}
+	if c.JRaftPeers() {
+		return Peer{}, fmt.Errorf("jRaftServerId %q is not among jRaftInitConf", c.SelfID())
+	}
+	return Peer{}, fmt.Errorf("controllerDLegerSelfId %q is not among controllerDLegerPeers", c.ControllerDLegerSelfID)
+}
+
+// HTTPPort is the side port: httpListenPort when set (0 free, -1 off), else
+// the self peer's port + HTTPPortOffset.
+func (c *Config) HTTPPort() (int, error) {
+	if c.HTTPListenPort != httpPortUnset {
+		return c.HTTPListenPort, nil
+	}
+	self, err := c.Self()
+	if err != nil {
+		return 0, err
+	}
+	_, portText, _ := net.SplitHostPort(self.Addr)
+	port, _ := strconv.Atoi(portText)
+	if port+HTTPPortOffset > 65535 {
+		return -1, nil
+	}
+	return port + HTTPPortOffset, nil
+}

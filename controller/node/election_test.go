@@ -1,0 +1,137 @@
+package node
+
+import (
+	"fmt"
+	"testing"
+
+	"github.com/gonamesrv/gonamesrv/controller"
+	"github.com/gonamesrv/gonamesrv/controller/config"
+	"github.com/gonamesrv/gonamesrv/controller/ctltest"
+	"github.com/gonamesrv/gonamesrv/controller/wire"
+	"github.com/gonamesrv/gonamesrv/internal/nstest"
+	"github.com/gonamesrv/gonamesrv/remoting"
+)
+
+// masterOf reads the set's master over the wire (-1: none).
+func masterOf(t *testing.T, b *ctltest.Broker) (int64, int32, []int64) {
+	t.Helper()
+	info, sss := b.ReplicaInfo(t)
+	id := int64(-1)
+	if info.MasterBrokerID != nil {
+		id = *info.MasterBrokerID
+	}
+	return id, *info.MasterEpoch, sss.SyncStateSet
+}
+
+// registeredSet registers n brokers of one set, heartbeating with the given
+// epochs and offsets, and elects the first.
+func registeredSet(t *testing.T, g *group, name string, epochs []int32, offsets []int64) []*ctltest.Broker {
+	t.Helper()
+	var bs []*ctltest.Broker
+	for i := range epochs {
+		b := ctltest.NewBroker(t, "cluster-a", name, g.addrs)
+		b.Register(t)
+		b.Heartbeat(t, epochs[i], offsets[i], 60000)
+		bs = append(bs, b)
+	}
+	waitFor(t, "every heartbeat", func() bool { return g.svcs[g.leader(t)].Node.live.size() >= len(bs) })
+	ctltest.MustCode(t, bs[0].Elect(t), 0)
+	return bs
+}
+
+// Java's ReplicasInfoManagerTest.testElectMasterPreferHigherEpoch and
+// ...PreferHigherOffsetWhenEpochEquals, over the wire: the master's
+// connection closes and the in-sync member with the higher epoch, then the
+// higher offset, wins.
+func TestReelectionPrefersHigherEpochThenOffset(t *testing.T) {
+	g := startGroup(t, 1, nil)
+	for _, c := range []struct {
+		name    string
+		epochs  []int32
+		offsets []int64
+		want    int64
+	}{
+		{"higher-epoch", []int32{1, 1, 0}, []int64{9, 2, 3}, 2},
+		{"higher-offset", []int32{1, 1, 1}, []int64{9, 2, 3}, 3},
+	} {
+		bs := registeredSet(t, g, c.name, c.epochs, c.offsets)
+		ctltest.MustCode(t, bs[0].Call(t, wire.CodeAlterSyncStateSet, &wire.AlterSyncStateSetRequest{BrokerName: c.name, MasterBrokerID: 1, MasterEpoch: 1},
+			(&wire.SyncStateSet{SyncStateSet: []int64{1, 2, 3}, SyncStateSetEpoch: 1}).Encode()), 0)
+		bs[0].Close()
+		waitFor(t, c.name+": a new master", func() bool { id, _, _ := masterOf(t, bs[1]); return id != 1 })
+		if id, epoch, sss := masterOf(t, bs[1]); id != c.want || epoch != 2 || fmt.Sprint(sss) != fmt.Sprint([]int64{c.want}) {
+			t.Errorf("%s: master %d epoch %d sss %v, want %d, 2, [%d]", c.name, id, epoch, sss, c.want, c.want)
+		}
+	}
+}
+
+// Java's DLedgerControllerTest.testAllReplicasShutdownAndRestartWith(Un)EnableElectUncleanMaster,
+// over the wire: the only in-sync member dies; without unclean elections the
+// master is cleared (masterEpoch 2), the other member cannot become master
+// (2012) and the old master, back, is elected again (masterEpoch 3); with
+// them, the other member takes over.
+func TestOnlyInSyncMasterDiesWithAndWithoutUncleanElection(t *testing.T) {
+	for _, unclean := range []bool{false, true} {
+		t.Run(fmt.Sprintf("unclean=%v", unclean), func(t *testing.T) {
+			g := startGroup(t, 1, func(c *config.Config) { c.EnableElectUncleanMaster = unclean })
+			bs := registeredSet(t, g, "set-u", []int32{0, 0}, []int64{0, 0})
+			bs[0].Close()
+			if unclean {
+				waitFor(t, "broker 2 elected unclean", func() bool { id, _, _ := masterOf(t, bs[1]); return id == 2 })
+				if id, epoch, sss := masterOf(t, bs[1]); epoch != 2 || fmt.Sprint(sss) != "[2]" {
+					t.Fatalf("unclean election: master %d epoch %d sss %v", id, epoch, sss)
+				}
+				return
+			}
+			waitFor(t, "the master cleared", func() bool { id, _, _ := masterOf(t, bs[1]); return id == -1 })
+			if _, epoch, sss := masterOf(t, bs[1]); epoch != 2 || fmt.Sprint(sss) != "[1]" {
+				t.Fatalf("after the cleared master: epoch %d sss %v, want 2 [1]", epoch, sss)
+			}
+			ctltest.MustCode(t, bs[1].Elect(t), controller.CodeElectMasterFailed)
+			back := ctltest.NewBroker(t, "cluster-a", "set-u", g.addrs)
+			back.ID = 1
+			ctltest.MustCode(t, back.Call(t, wire.CodeRegisterBroker, &wire.RegisterBrokerRequest{ClusterName: "cluster-a", BrokerName: "set-u",
+				BrokerID: 1, BrokerAddress: back.Addr}, nil), 0)
+			back.Heartbeat(t, 0, 0, 60000)
+			waitFor(t, "the old master's heartbeat", func() bool { return g.svcs[0].Node.live.Alive("cluster-a", "set-u", 1) })
+			ctltest.MustCode(t, back.Elect(t), 0)
+			if id, epoch, _ := masterOf(t, back); id != 1 || epoch != 3 {
+				t.Fatalf("the old master back: master %d epoch %d, want 1, 3", id, epoch)
+			}
+		})
+	}
+}
+
+// Java's DLedgerControllerTest.testBrokerLifecycleListener's first half: a
+// leader that has lost both followers commits nothing; the write is refused
+// (2007 once it steps down, or 1 when the commit timed out) and leaves no trace.
+func TestMinorityLeaderCommitsNothing(t *testing.T) {
+	// A commit timeout shorter than the leader lease: the first write's wait
+	// times out before the leader steps down, and the next write waits for
+	// that entry's fate before it validates.
+	g := startGroup(t, 3, func(c *config.Config) { c.CommitTimeoutMillis = 100 })
+	leader := g.leader(t)
+	b := ctltest.NewBroker(t, "cluster-a", "set-m", g.addrs)
+	b.Register(t)
+	for i := range g.svcs {
+		if i != leader {
+			g.stop(t, i)
+		}
+	}
+	client := nstest.NewClient(t, g.addrs[leader])
+	for _, code := range []string{"x;1", "y;1"} {
+		resp := nstest.Invoke(t, client, remoting.NewRequest(wire.CodeApplyBrokerID, remoting.EncodeHeader(
+			&wire.ApplyBrokerIDRequest{ClusterName: "cluster-a", BrokerName: "set-m", AppliedBrokerID: 2, RegisterCheckCode: code}), nil))
+		if resp.Code != controller.CodeNotLeader && resp.Code != remoting.SYSTEM_ERROR {
+			t.Fatalf("a write on a leader without its quorum: code %d %q", resp.Code, resp.Remark)
+		}
+	}
+	var next int64
+	g.svcs[leader].Node.fsm.Read(func(s *controller.State) {
+		ri, _ := s.ReplicaInfo("set-m")
+		next = ri.NextBrokerID
+	})
+	if next != 2 {
+		t.Fatalf("next id %d after the refused write, want 2 (no trace)", next)
+	}
+}

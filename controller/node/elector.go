@@ -1,0 +1,177 @@
+package node
+
+import (
+	"slices"
+	"time"
+
+	"github.com/sirupsen/logrus"
+
+	"github.com/gonamesrv/gonamesrv/controller"
+	"github.com/gonamesrv/gonamesrv/controller/wire"
+)
+
+// Election triggers, as the metrics and logs name them.
+const (
+	triggerBroker         = "broker"
+	triggerAdmin          = "admin"
+	triggerConnClosed     = "connectionClosed"
+	triggerExpired        = "heartbeatExpired"
+	triggerInactiveMaster = "inactiveMaster"
+)
+
+// Limits of the controller-triggered elections.
+const (
+	// electQueue bounds the pending dead-broker events; past it one is
+	// dropped with a warning (the inactive-master scan finds the set again).
+	electQueue = 1024
+	// electRetryPause is the wait between two attempts of one election
+	// (electMasterMaxRetryCount attempts; Java waits up to 3 s each).
+	electRetryPause = 500 * time.Millisecond
+)
+
+// electJob is a broker found dead (brokerID set: elect only if it is the
+// recorded master) or a set to re-elect outright (brokerID nil).
+type electJob struct {
+	key      controller.BrokerKey
+	brokerID *int64
+	trigger  string
+}
+
+// elector runs controller-triggered elections one at a time on the leader.
+type elector struct {
+	n    *Node
+	jobs chan electJob
+}
+
+func newElector(n *Node) *elector { return &elector{n: n, jobs: make(chan electJob, electQueue)} }
+
+func (e *elector) enqueue(job electJob) {
+	select {
+	case e.jobs <- job:
+	default:
+		e.n.log.WithFields(logrus.Fields{"brokerName": job.key.BrokerName, "trigger": job.trigger}).
+			Warn("election queue full: dead-broker event dropped (the inactive-master scan retries it)")
+	}
+}
+
+func (e *elector) run() {
+	defer e.n.wg.Done()
+	for {
+		select {
+		case <-e.n.stop:
+			return
+		case job := <-e.jobs:
+			e.handle(job)
+		}
+	}
+}
+
+func (e *elector) handle(job electJob) {
+	n := e.n
+	fields := logrus.Fields{"clusterName": job.key.ClusterName, "brokerName": job.key.BrokerName, "trigger": job.trigger}
+	if !n.Serving() {
+		n.log.WithFields(fields).Debug("broker inactive; not the leader, no election")
+		return
+	}
+	if job.brokerID != nil {
+		var isMaster bool
+		n.fsm.Read(func(s *controller.State) {
+			ss, ok := s.SyncStateInfo(job.key.BrokerName)
+			isMaster = ok && ss.HasMaster && ss.MasterBrokerID == *job.brokerID
+		})
+		if !isMaster {
+			n.log.WithFields(fields).WithField("brokerId", *job.brokerID).Info("broker inactive; not the master, no election")
+			return
+		}
+	} else {
+		// The scan's finding may be stale by now: another trigger of the
+		// same death may have elected, or cleared the master, meanwhile (a
+		// second cleared-master election would bump masterEpoch again).
+		var still bool
+		n.fsm.Read(func(s *controller.State) { still = slices.Contains(s.ScanNeedReelect(n.live), job.key.BrokerName) })
+		if !still {
+			return
+		}
+	}
+	for attempt := 1; attempt <= n.Config().ElectMasterMaxRetryCount; attempt++ {
+		req := wire.NewElectMasterRequest()
+		req.ClusterName, req.BrokerName = job.key.ClusterName, job.key.BrokerName
+		res, err := n.electMaster(req, job.trigger)
+		if err == nil && (res.Code == controller.CodeSuccess || res.Code == controller.CodeMasterNotAvailable ||
+			res.Code == controller.CodeMasterStillExist || res.Code == controller.CodeBrokerNeedToBeRegistered) {
+			// Definitive: elected, nobody electable (master cleared), the
+			// master lives on, or the set is gone. Java retries these too,
+			// and a second MASTER_NOT_AVAILABLE would bump masterEpoch again.
+			if res.Code != controller.CodeSuccess {
+				n.log.WithFields(fields).WithFields(logrus.Fields{"code": res.Code, "remark": res.Remark}).Warn("controller-triggered election elected nobody")
+			}
+			return
+		}
+		n.log.WithFields(fields).WithError(err).WithField("attempt", attempt).Warn("controller-triggered election failed")
+		select {
+		case <-n.stop:
+			return
+		case <-time.After(electRetryPause):
+		}
+	}
+}
+
+// brokerInactive is every dead-broker trigger's end (Java's onBrokerInactive).
+func (n *Node) brokerInactive(key controller.BrokerKey, trigger string) {
+	n.log.WithFields(logrus.Fields{"clusterName": key.ClusterName, "brokerName": key.BrokerName, "brokerId": key.BrokerID,
+		"trigger": trigger, "leader": n.Serving()}).Info("broker inactive")
+	if !n.Serving() {
+		return
+	}
+	id := key.BrokerID
+	n.elector.enqueue(electJob{key: key, brokerID: &id, trigger: trigger})
+}
+
+// connClosed is the fast trigger: the members that heartbeated on a closed
+// connection are dead at once.
+func (n *Node) connClosed(conn uint64) {
+	for _, key := range n.live.closed(conn) {
+		n.brokerInactive(key, triggerConnClosed)
+	}
+}
+
+// scanHeartbeats expires silent members every scanNotActiveBrokerInterval.
+func (n *Node) scanHeartbeats() {
+	for _, key := range n.live.expire() {
+		n.brokerInactive(key, triggerExpired)
+	}
+}
+
+// scanInactiveMasters is the leader's scan every scanInactiveMasterInterval
+// for sets whose master is dead while a member lives.
+func (n *Node) scanInactiveMasters() {
+	if !n.Serving() {
+		return
+	}
+	var jobs []electJob
+	n.fsm.Read(func(s *controller.State) {
+		for _, name := range s.ScanNeedReelect(n.live) {
+			ri, _ := s.ReplicaInfo(name)
+			jobs = append(jobs, electJob{key: controller.BrokerKey{ClusterName: ri.ClusterName, BrokerName: name},
+				trigger: triggerInactiveMaster})
+		}
+	})
+	for _, job := range jobs {
+		n.elector.enqueue(job)
+	}
+}
+
+// every runs fn each period until the node stops.
+func (n *Node) every(period time.Duration, fn func()) {
+	defer n.wg.Done()
+	tick := time.NewTicker(period)
+	defer tick.Stop()
+	for {
+		select {
+		case <-n.stop:
+			return
+		case <-tick.C:
+			fn()
+		}
+	}
+}

@@ -1,0 +1,31 @@
+package node
+
+import (
+	"encoding/json"
+	"net/http"
+
+	"github.com/prometheus/client_golang/prometheus/promhttp"
+)
+
+// HTTPHandler serves the side port: /healthz (200 while the node runs),
+// /readyz (200 once a leader is known, so writes can be answered), /metrics
+// (rocketmq_controller_*) and /v1/controller (Status as JSON).
+func (n *Node) HTTPHandler() http.Handler {
+	mux := http.NewServeMux()
+	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, _ *http.Request) { _, _ = w.Write([]byte("ok\n")) })
+	mux.HandleFunc("GET /readyz", func(w http.ResponseWriter, _ *http.Request) {
+		if _, ok := n.Leader(); !ok {
+			http.Error(w, "no controller leader known", http.StatusServiceUnavailable)
+			return
+		}
+		_, _ = w.Write([]byte("ok\n"))
+	})
+	mux.Handle("GET /metrics", promhttp.HandlerFor(n.metrics.Registry, promhttp.HandlerOpts{}))
+	mux.HandleFunc("GET /v1/controller", func(w http.ResponseWriter, _ *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		enc := json.NewEncoder(w)
+		enc.SetIndent("", "  ")
+		_ = enc.Encode(n.Status())
+	})
+	return mux
+}

@@ -1,0 +1,187 @@
+// Package node runs one RocketMQ 5 controller node: the pure state of
+// package controller under hashicorp/raft (raftfsm), the node's local
+// heartbeat table, the request handlers of codes 1001-1013 and 904 in one
+// dispatch table on a remoting.Server, and the dead-master triggers
+// (connection close, heartbeat expiry, the leader's inactive-master scan)
+// with NOTIFY_BROKER_ROLE_CHANGED to the live members after each election.
+package node
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/hashicorp/raft"
+	raftboltdb "github.com/hashicorp/raft-boltdb/v2"
+	"github.com/sirupsen/logrus"
+
+	"github.com/gonamesrv/gonamesrv/controller/config"
+	"github.com/gonamesrv/gonamesrv/controller/raftfsm"
+	"github.com/gonamesrv/gonamesrv/internal/ratelog"
+)
+
+// Node is one controller group member.
+type Node struct {
+	log *logrus.Entry
+	cfg atomic.Pointer[config.Config]
+	// self, peers, group and peersText are read once at start: an
+	// UPDATE_CONTROLLER_CONFIG of the peer keys applies at the next start.
+	self      config.Peer
+	peers     []config.Peer
+	group     string
+	peersText string
+
+	fsm   *raftfsm.FSM
+	raft  *raft.Raft
+	trans *raft.NetworkTransport
+	store *raftboltdb.BoltStore
+	// storeDir holds raft.db and snapshots/ (StoreDir).
+	storeDir string
+	// closeLog ends the pipe that carries hashicorp's log lines into logrus.
+	closeLog func()
+
+	// serving is true once this node leads and its Barrier committed: only
+	// then are state requests answered (Java answers 2007 until its empty
+	// entry commits). servingTerm is the term that barrier ran in: a node
+	// that lost and regained the lead before watchLeadership saw it does not
+	// serve the new term until its own barrier.
+	serving     atomic.Bool
+	servingTerm atomic.Uint64
+	// writeMu makes validate -> commit -> answer one step per request, as
+	// Java's single EventScheduler thread: the next request validates
+	// against the previous one's effects.
+	writeMu sync.Mutex
+
+	live     *liveTable
+	elector  *elector
+	notifier *notifier
+	metrics  *Metrics
+	// heartbeatFull paces the warning of heartbeats dropped past the bound.
+	heartbeatFull ratelog.Limiter
+
+	stop chan struct{}
+	wg   sync.WaitGroup
+}
+
+// New opens the store under controllerStorePath, starts Raft (bootstrapping
+// the group from controllerDLegerPeers the first time) and the node's
+// background loops. Register its handlers on a remoting server next.
+func New(cfg *config.Config, log *logrus.Entry) (*Node, error) {
+	if err := cfg.Validate(); err != nil {
+		return nil, fmt.Errorf("controller config: %w", err)
+	}
+	peers, _ := cfg.Peers()
+	self, _ := cfg.Self()
+	n := &Node{log: log.WithFields(logrus.Fields{"component": "controller", "selfId": self.ID}),
+		self: self, peers: peers, group: cfg.Group(), peersText: peersText(peers, cfg.JRaftPeers()), fsm: raftfsm.New(),
+		stop: make(chan struct{})}
+	n.cfg.Store(cfg.Clone())
+	n.storeDir = StoreDir(cfg)
+	n.metrics = newMetrics(n)
+	n.live = newLiveTable(cfg.MaxHeartbeatEntries)
+	n.notifier = newNotifier(n)
+	n.elector = newElector(n)
+	engine := "hashicorp/raft"
+	if !strings.EqualFold(cfg.ControllerType, "DLedger") {
+		engine += " (controllerType " + cfg.ControllerType + " is served by the same engine)"
+	} else {
+		engine += " (controllerType DLedger is served by this engine)"
+	}
+	n.log.WithFields(logrus.Fields{"engine": engine, "group": cfg.Group(), "peers": cfg.ControllerDLegerPeers,
+		"raftAddr": self.RaftAddr, "addr": self.Addr}).Info("starting controller node")
+	if err := n.startRaft(cfg); err != nil {
+		return nil, err
+	}
+	n.wg.Add(4)
+	go n.watchLeadership()
+	go n.every(time.Duration(cfg.ScanNotActiveBrokerInterval)*time.Millisecond, n.scanHeartbeats)
+	go n.every(time.Duration(cfg.ScanInactiveMasterInterval)*time.Millisecond, n.scanInactiveMasters)
+	go n.elector.run()
+	n.notifier.start()
+	return n, nil
+}
+
+// Config is the current configuration (UPDATE_CONTROLLER_CONFIG replaces it).
+func (n *Node) Config() *config.Config { return n.cfg.Load() }
+
+// Self is this node's peer entry.
+func (n *Node) Self() config.Peer { return n.self }
+
+// Metrics is the node's Prometheus collectors.
+func (n *Node) Metrics() *Metrics { return n.metrics }
+
+// Serving says whether this node leads and answers state requests.
+func (n *Node) Serving() bool {
+	return n.serving.Load() && n.raft.State() == raft.Leader && n.raft.CurrentTerm() == n.servingTerm.Load()
+}
+
+// Leader returns the leader's peer entry, if one is known.
+func (n *Node) Leader() (config.Peer, bool) {
+	_, id := n.raft.LeaderWithID()
+	for _, p := range n.peers {
+		if raft.ServerID(p.ID) == id {
+			return p, true
+		}
+	}
+	return config.Peer{}, false
+}
+
+// watchLeadership turns LeaderCh's signals into serving: on gaining the
+// lead a Barrier commits everything of earlier terms before any answer.
+func (n *Node) watchLeadership() {
+	defer n.wg.Done()
+	ch := n.raft.LeaderCh()
+	for {
+		select {
+		case <-n.stop:
+			return
+		case leader := <-ch:
+			n.serving.Store(false)
+			n.metrics.leaderChanges.Inc()
+			if !leader {
+				n.log.Info("lost the controller lead; answering CONTROLLER_NOT_LEADER")
+				n.metrics.role.Set(0)
+				continue
+			}
+			started, term := time.Now(), n.raft.CurrentTerm()
+			if err := n.raft.Barrier(n.commitTimeout()).Error(); err != nil {
+				n.log.WithError(err).Warn("barrier after gaining the lead failed; not serving")
+				continue
+			}
+			if n.raft.State() != raft.Leader || n.raft.CurrentTerm() != term {
+				continue
+			}
+			n.servingTerm.Store(term)
+			n.serving.Store(true)
+			n.metrics.role.Set(1)
+			n.log.WithFields(logrus.Fields{"term": term, "barrierMillis": time.Since(started).Milliseconds()}).
+				Info("controller leader: barrier committed, serving")
+		}
+	}
+}
+
+func (n *Node) commitTimeout() time.Duration {
+	return time.Duration(n.Config().CommitTimeoutMillis) * time.Millisecond
+}
+
+// Shutdown stops the loops, Raft, the transport and the store.
+func (n *Node) Shutdown(ctx context.Context) error {
+	close(n.stop)
+	n.serving.Store(false)
+	err := n.raft.Shutdown().Error()
+	done := make(chan struct{})
+	go func() { n.wg.Wait(); close(done) }()
+	select {
+	case <-done:
+	case <-ctx.Done():
+		err = errors.Join(err, ctx.Err())
+	}
+	n.notifier.close()
+	err = errors.Join(err, n.trans.Close(), n.store.Close())
+	n.closeLog()
+	return err
+}
