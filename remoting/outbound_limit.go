@@ -39,17 +39,22 @@ type outboundGuard struct {
 	total         atomic.Int64
 	holding       sync.Map // conn id -> *Conn
 	budgetRefused atomic.Uint64
+	// readPauseWarned is set once the server said it cannot stop reading.
+	readPauseWarned atomic.Bool
 	// nextIdleScan is when OnTick next scans for idle connections; the
 	// ticker runs faster while connections are paused.
 	nextIdleScan atomic.Int64
 }
 
 // outputBlocked reports whether conn has so many answers waiting (pending
-// is what this callback has collected and not yet written) that its next
-// request must stay unread; it pauses conn then, and unpauses it otherwise.
-// It runs on the event loop.
+// is what this callback has collected and not yet written), or an answer
+// partly given to gnet (pool_answers.go), that its next request must stay
+// unread; it pauses conn then, and unpauses it otherwise. A paused
+// connection is not read at all (followReadInterest). It runs on the event
+// loop.
 func (s *Server) outputBlocked(conn *Conn, gnetConn gnet.Conn, pending int) bool {
-	blocked := int64(gnetConn.OutboundBuffered()+pending)+conn.poolOut.queued() >= int64(s.cfg.OutboundSoftLimit)
+	blocked := conn.poolOut.partial ||
+		int64(gnetConn.OutboundBuffered()+pending)+conn.poolOut.queued() >= int64(s.cfg.OutboundSoftLimit)
 	if blocked != conn.outputPaused {
 		conn.outputPaused = blocked
 		if blocked {
@@ -66,6 +71,34 @@ func (s *Server) outputBlocked(conn *Conn, gnetConn gnet.Conn, pending int) bool
 	return blocked
 }
 
+// followReadInterest stops reading a paused connection's socket and reads
+// it again once it resumes (read_pause.go), so a peer that does not read
+// its answers fills its own send buffer instead of the server's memory.
+// gave says this callback gave gnet output: gnet may have turned reading
+// back on then, as it has when new bytes were read; both pause it again.
+// It runs on the event loop.
+func (s *Server) followReadInterest(conn *Conn, gnetConn gnet.Conn, gave bool) {
+	q := &conn.poolOut
+	if conn.loop == nil {
+		return // the TLS path's goroutine stops reading while paused (netlistener.go)
+	}
+	switch {
+	case conn.outputPaused && (!q.readOff || gave || gnetConn.InboundBuffered() != conn.heldInbound):
+		err := setReading(gnetConn, false)
+		q.readOff = err == nil
+		if err != nil && !s.outbound.readPauseWarned.Swap(true) {
+			s.log.WithError(err).Warn("cannot stop reading connections whose peers do not read: they are bounded by connectionOutboundHardLimit only")
+		}
+	case !conn.outputPaused && q.readOff:
+		q.readOff = false
+		if err := setReading(gnetConn, true); err != nil {
+			s.log.WithFields(logrus.Fields{"conn": conn.id, "remote": conn.remoteAddr}).WithError(err).
+				Warn("cannot read the connection again after a pause: closing it")
+			_ = conn.Close()
+		}
+	}
+}
+
 // forgetPaused drops conn from the paused set (it resumed or closed).
 func (s *Server) forgetPaused(conn *Conn) {
 	if _, found := s.outbound.paused.LoadAndDelete(conn.id); found {
@@ -77,20 +110,39 @@ func (s *Server) forgetPaused(conn *Conn) {
 // (answers waiting plus requests unread), logging and counting the close
 // it asks for. It runs on the event loop.
 func (s *Server) outputOverflow(conn *Conn, gnetConn gnet.Conn) bool {
-	held := gnetConn.OutboundBuffered() + gnetConn.InboundBuffered() + int(conn.poolOut.queued())
-	// Past the server-wide budget a paused connection holding more than its
-	// soft limit is closed too: 64 of them each under the hard limit would
-	// hold 2 GiB.
-	overBudget := conn.outputPaused && held > s.cfg.OutboundSoftLimit && s.outbound.total.Load() > s.cfg.OutboundMemoryLimit
+	buffers := gnetConn.OutboundBuffered() + gnetConn.InboundBuffered()
+	held := buffers + int(conn.poolOut.queued())
+	// Past the server-wide budget a paused connection whose peer has read
+	// nothing for outboundStuckAfter while gnet holds more than its soft
+	// limit for it is closed too: 64 of them each under the hard limit
+	// would hold 2 GiB. A reader that is slower than the rest is not.
+	overBudget := conn.outputPaused && buffers > s.cfg.OutboundSoftLimit &&
+		s.outbound.total.Load() > s.cfg.OutboundMemoryLimit && s.peerStuck(conn, gnetConn)
 	if held <= s.cfg.OutboundHardLimit && !overBudget {
 		return false
 	}
 	s.outbound.closed.Add(1)
 	s.outbound.log.warn(s.log, func() logrus.Fields {
 		return logrus.Fields{"conn": conn.id, "remote": conn.remoteAddr, "heldBytes": held,
-			"connectionOutboundHardLimit": s.cfg.OutboundHardLimit}
-	}, "peer does not read its answers and keeps sending: closing the connection", time.Now())
+			"connectionOutboundHardLimit": s.cfg.OutboundHardLimit, "outboundMemoryLimit": s.cfg.OutboundMemoryLimit}
+	}, "peer does not read its answers: closing the connection", time.Now())
 	return true
+}
+
+// outboundStuckAfter is how long a peer past the outbound budget may read
+// nothing before it is closed.
+const outboundStuckAfter = 100 * time.Millisecond
+
+// peerStuck reports whether conn's socket has taken none of its output for
+// outboundStuckAfter. It runs on the event loop.
+func (s *Server) peerStuck(conn *Conn, gnetConn gnet.Conn) bool {
+	q := &conn.poolOut
+	now := time.Now().UnixNano()
+	if taken := q.written - int64(gnetConn.OutboundBuffered()); taken != q.taken || q.progressAt == 0 {
+		q.taken, q.progressAt = taken, now
+		return false
+	}
+	return now-q.progressAt >= int64(outboundStuckAfter)
 }
 
 // wakePaused asks the event loop of every paused connection to look at it

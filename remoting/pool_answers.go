@@ -1,6 +1,7 @@
 package remoting
 
 import (
+	"bytes"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -17,10 +18,41 @@ const DefaultOutboundMemoryFraction = 4
 // server-wide outbound budget; the code is SYSTEM_BUSY, as for a full pool.
 const remarkOutboundBudget = "[OVERLOAD]system busy, start flow control for a while (outbound memory budget reached)"
 
-// poolAnswer is one worker answer waiting for its connection's event loop.
+// outboundFeedChunk is how much of the queued answers gnet's output buffer
+// is given at a time, and how much it may hold before it is given more.
+// gnet copies what the socket does not take into buffers rounded up to a
+// power of two, per connection: 64 peers not reading a 4.7 MB topic list
+// (one cached body, shared) held a copy of it each, 8 MiB apiece. Queued
+// here, an answer is a reference to that one body; gnet holds at most two
+// chunks of it for a peer that does not read.
+const outboundFeedChunk = 64 << 10
+
+// poolAnswer is one answer waiting for its connection's event loop: a
+// worker's, or a large shared body answered on the loop.
 type poolAnswer struct {
 	frame, body []byte
 	done        func()
+	// sent is how much of frame and body gnet has been given; the loop
+	// gives nothing else to the connection until the answer is whole.
+	sent int
+}
+
+// take returns the next at most limit bytes of the answer, how many, and
+// whether the answer is then given whole.
+func (a *poolAnswer) take(limit int) (iov [][]byte, n int, whole bool) {
+	total := len(a.frame) + len(a.body)
+	end := total
+	if limit < total-a.sent {
+		end = a.sent + limit
+	}
+	if a.sent < len(a.frame) {
+		iov = append(iov, a.frame[a.sent:min(end, len(a.frame))])
+	}
+	if end > len(a.frame) {
+		iov = append(iov, a.body[max(a.sent-len(a.frame), 0):end-len(a.frame)])
+	}
+	n, a.sent = end-a.sent, end
+	return iov, n, end == total
 }
 
 // poolAnswerQueue holds a gnet connection's worker answers until its event
@@ -47,6 +79,17 @@ type poolAnswerQueue struct {
 	// overflowed is set once the connection is being closed for the hard
 	// limit: later answers are dropped, and not counted again.
 	overflowed atomic.Bool
+	// partial says the first answer is partly given to gnet; event loop only.
+	partial bool
+	// written is every byte the loop gave gnet for the connection, and
+	// taken what of it the socket had taken at the last look (written less
+	// gnet's buffer): no change means the peer read nothing meanwhile.
+	// Event loop only.
+	written, taken int64
+	// progressAt is when taken last changed (Unix nanoseconds).
+	progressAt int64
+	// readOff says the socket's read interest is off (read_pause.go).
+	readOff bool
 }
 
 // queued is the bytes of the answers waiting in the queue.
@@ -123,36 +166,65 @@ func (s *Server) closeOverHardLimit(conn *Conn, held int64) {
 	_ = conn.Close()
 }
 
-// drainPoolAnswers writes conn's queued worker answers while gnet's output
-// buffer is under the soft limit (all of them while the server drains, so
-// that a shutdown never waits for a peer that does not read). It runs on
-// the event loop.
-func (s *Server) drainPoolAnswers(conn *Conn, gnetConn gnet.Conn) {
+// drainPoolAnswers gives gnet conn's queued answers, outboundFeedChunk at
+// a time, while gnet's output buffer holds less than that (all of them at
+// once while the server drains, so that a shutdown never waits for a peer
+// that does not read); it reports whether it gave any. It runs on the
+// event loop.
+func (s *Server) drainPoolAnswers(conn *Conn, gnetConn gnet.Conn) (gave bool) {
 	q := &conn.poolOut
-	for {
-		if s.state.Load() == stateRunning && gnetConn.OutboundBuffered() >= s.cfg.OutboundSoftLimit {
-			return
-		}
+	limit := outboundFeedChunk
+	if s.state.Load() != stateRunning {
+		limit = int(^uint(0) >> 1)
+	}
+	for limit > outboundFeedChunk || gnetConn.OutboundBuffered() < outboundFeedChunk {
 		q.mu.Lock()
 		if len(q.items) == 0 {
 			q.mu.Unlock()
-			return
+			return gave
 		}
-		next := q.items[0]
-		q.items[0] = poolAnswer{}
-		q.items = q.items[1:]
-		size := int64(len(next.frame) + len(next.body))
-		q.bytes.Add(-size)
+		iov, n, whole := q.items[0].take(limit)
+		done := q.items[0].done
+		if whole {
+			q.items[0] = poolAnswer{}
+			q.items = q.items[1:]
+		}
+		q.bytes.Add(-int64(n))
 		q.mu.Unlock()
-		s.outbound.total.Add(-size)
-		if next.body == nil {
-			s.writeOut(conn, gnetConn, next.frame, nil)
+		q.partial = !whole
+		s.outbound.total.Add(-int64(n))
+		if len(iov) == 1 {
+			s.writeOut(conn, gnetConn, iov[0], nil)
 		} else {
-			s.writeOut(conn, gnetConn, next.frame, next.body)
+			s.writeOut(conn, gnetConn, iov[0], iov[1])
 		}
+		gave = true
 		s.noteBuffered(conn, gnetConn)
-		next.done()
+		if whole {
+			done()
+		}
 	}
+	return gave
+}
+
+// queueLoopAnswer queues an answer built on the event loop whose body is
+// large and shared (a cached list), behind conn's other queued answers, so
+// that gnet is given it a chunk at a time too; what the loop collected
+// before it (out) goes out first. header is copied: it lives in the loop's
+// buffer. It runs on the event loop.
+func (s *Server) queueLoopAnswer(conn *Conn, gnetConn gnet.Conn, out, header, body []byte) {
+	if len(out) > 0 {
+		s.writeOut(conn, gnetConn, out, nil)
+	}
+	size := int64(len(header) + len(body))
+	s.outbound.total.Add(size) // counted, not refused: it is the peer's own request, bounded by its soft limit
+	q := &conn.poolOut
+	q.mu.Lock()
+	q.items = append(q.items, poolAnswer{frame: bytes.Clone(header), body: body, done: func() {}})
+	q.bytes.Add(size)
+	q.mu.Unlock()
+	s.listHolding(conn)
+	s.drainPoolAnswers(conn, gnetConn)
 }
 
 // noteBuffered updates conn's mirror of gnet's output buffer and the

@@ -116,7 +116,7 @@ func (h *eventHandler) OnTraffic(gnetConn gnet.Conn) gnet.Action {
 	if (!conn.outputPaused && !wokenForOutput) || gnetConn.InboundBuffered() != conn.heldInbound {
 		conn.touch(now)
 	}
-	s.drainPoolAnswers(conn, gnetConn)
+	gave := s.drainPoolAnswers(conn, gnetConn)
 	out := conn.outBuffer[:0]
 	action := gnet.None
 	var clock int64 // see fastFrame
@@ -136,9 +136,14 @@ func (h *eventHandler) OnTraffic(gnetConn gnet.Conn) gnet.Action {
 			break
 		}
 		var body []byte
+		collected := len(out)
 		if out, body = s.dispatch(conn, request, out); body != nil {
 			// a large shared body goes out behind what is collected, uncopied
-			s.writeOut(conn, gnetConn, out, body)
+			if conn.loop != nil {
+				s.queueLoopAnswer(conn, gnetConn, out[:collected], out[collected:], body)
+			} else {
+				s.writeOut(conn, gnetConn, out, body)
+			}
 			out = out[:0]
 		}
 	}
@@ -156,6 +161,9 @@ func (h *eventHandler) OnTraffic(gnetConn gnet.Conn) gnet.Action {
 	if action == gnet.None && s.outputOverflow(conn, gnetConn) {
 		action = gnet.Close
 	}
+	if action == gnet.None {
+		s.followReadInterest(conn, gnetConn, gave)
+	}
 	conn.heldInbound = gnetConn.InboundBuffered()
 	s.noteBuffered(conn, gnetConn)
 	return action
@@ -164,6 +172,7 @@ func (h *eventHandler) OnTraffic(gnetConn gnet.Conn) gnet.Action {
 // writeOut writes the answers collected in out, then body if there is one,
 // in one system call; gnet keeps what the socket does not take.
 func (s *Server) writeOut(conn *Conn, gnetConn gnet.Conn, out, body []byte) {
+	conn.poolOut.written += int64(len(out) + len(body))
 	var err error
 	if body == nil {
 		_, err = gnetConn.Write(out)
