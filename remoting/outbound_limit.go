@@ -23,6 +23,15 @@ const (
 	DefaultOutboundHardLimit = 32 << 20
 )
 
+// outboundCopyLimit bounds what gnet's output buffer holds for one
+// connection, whatever its soft limit: gnet copies what the socket does not
+// take, and 64 peers that never read held their 4 MiB soft limit each of
+// small SYSTEM_BUSY answers (256 MiB of copies, twice that in the heap
+// before the collector ran). Past it the connection is paused as past its
+// soft limit; a peer that reads empties it as fast as the kernel's own
+// send buffer (megabytes) drains.
+const outboundCopyLimit = 256 << 10
+
 // resumePollPeriod is how often paused connections are looked at again:
 // gnet calls no handler when a peer reads, so the ticker wakes them.
 const resumePollPeriod = 10 * time.Millisecond
@@ -47,13 +56,14 @@ type outboundGuard struct {
 }
 
 // outputBlocked reports whether conn has so many answers waiting (pending
-// is what this callback has collected and not yet written), or an answer
-// partly given to gnet (pool_answers.go), that its next request must stay
+// is what this callback has collected and not yet written), gnet holds
+// outboundCopyLimit of them, or an answer is partly given to gnet
+// (pool_answers.go), so its next request must stay
 // unread; it pauses conn then, and unpauses it otherwise. A paused
 // connection is not read at all (followReadInterest). It runs on the event
 // loop.
 func (s *Server) outputBlocked(conn *Conn, gnetConn gnet.Conn, pending int) bool {
-	blocked := conn.poolOut.partial ||
+	blocked := conn.poolOut.partial || gnetConn.OutboundBuffered() >= outboundCopyLimit ||
 		int64(gnetConn.OutboundBuffered()+pending)+conn.poolOut.queued() >= int64(s.cfg.OutboundSoftLimit)
 	if blocked != conn.outputPaused {
 		conn.outputPaused = blocked
