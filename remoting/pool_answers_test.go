@@ -180,3 +180,116 @@ func TestOutboundBudgetHoldsAcrossConnections(t *testing.T) {
 		t.Fatalf("after the peers read: code %d %q, want SUCCESS", resp.Code, resp.Remark)
 	}
 }
+
+// TestPoolAnswerTakeSplitsFrameAndBody: an answer is given out in pieces
+// that follow on from each other, frame first, and says when it is whole.
+func TestPoolAnswerTakeSplitsFrameAndBody(t *testing.T) {
+	a := poolAnswer{frame: []byte("head"), body: []byte("0123456789")}
+	var got []byte
+	for _, limit := range []int{3, 3, 5, 100} {
+		iov, n, whole := a.take(limit)
+		size := 0
+		for _, piece := range iov {
+			got = append(got, piece...)
+			size += len(piece)
+		}
+		if size != n || n > limit {
+			t.Fatalf("take(%d) gave %d bytes, said %d", limit, size, n)
+		}
+		if whole != (len(got) == 14) {
+			t.Fatalf("take(%d): whole %v after %q", limit, whole, got)
+		}
+	}
+	if string(got) != "head0123456789" {
+		t.Fatalf("pieces joined to %q", got)
+	}
+}
+
+// bigLoopAnswerServer answers GET_BROKER_CLUSTER_INFO on the event loop and
+// GET_ALL_TOPIC_LIST_FROM_NAMESERVER on a worker, both with the shared
+// 256 KiB body, and echoes route queries, with a small socket send buffer.
+func bigLoopAnswerServer(t *testing.T, cfg ServerConfig) *Server {
+	cfg.NumEventLoops, cfg.SocketSendBuffer = 1, 16<<10
+	big := func(_ *Conn, req *Command) *Command {
+		resp := NewResponse(req, SUCCESS, "")
+		resp.Body = bigAnswerBody
+		return resp
+	}
+	return startServer(t, cfg, func(s *Server) {
+		s.Handle(GET_BROKER_CLUSTER_INFO, big)
+		s.Handle(GET_ALL_TOPIC_LIST_FROM_NAMESERVER, big, Slow())
+		s.Handle(GET_ROUTEINFO_BY_TOPIC, echoHandler)
+	})
+}
+
+// TestLargeAnswersGivenInChunksStayWhole: worker answers, large shared
+// answers of the loop and small loop answers, pipelined together to a peer
+// that reads slowly, each arrive whole and intact: gnet is given a large
+// answer a chunk at a time and nothing else until it is whole.
+func TestLargeAnswersGivenInChunksStayWhole(t *testing.T) {
+	server := bigLoopAnswerServer(t, ServerConfig{OutboundSoftLimit: 512 << 10, OutboundHardLimit: 64 << 20})
+	peer := dialSmallWindow(t, server)
+	codes := []int32{GET_ALL_TOPIC_LIST_FROM_NAMESERVER, GET_ROUTEINFO_BY_TOPIC, GET_BROKER_CLUSTER_INFO}
+	var requests []byte
+	const n = 60
+	for i := range n {
+		requests = append(requests, mustEncode(t, &Command{Code: codes[i%3], Opaque: int32(i), ExtFields: map[string]string{"echo": "small"}})...)
+	}
+	peer.write(requests)
+	seen := map[int32]bool{}
+	for range n {
+		resp := peer.read()
+		switch codes[resp.Opaque%3] {
+		case GET_ROUTEINFO_BY_TOPIC:
+			if resp.Remark != "small" {
+				t.Fatalf("answer %d: %+v", resp.Opaque, resp)
+			}
+		default:
+			if resp.Code != SUCCESS || !bytes.Equal(resp.Body, bigAnswerBody) {
+				t.Fatalf("answer %d: code %d, %d bytes", resp.Opaque, resp.Code, len(resp.Body))
+			}
+		}
+		seen[resp.Opaque] = true
+	}
+	if len(seen) != n {
+		t.Fatalf("%d distinct answers of %d", len(seen), n)
+	}
+	deadline := time.Now().Add(waitLimit)
+	for server.OutboundHeldBytes() != 0 {
+		if time.Now().After(deadline) {
+			t.Fatalf("%d bytes still held once every answer was read", server.OutboundHeldBytes())
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}
+
+// TestNonReaderOfLargeLoopAnswersHoldsLittleInGnet: a peer pipelines 40
+// large shared loop answers (10 MiB) under a soft limit of 8 MiB and never
+// reads. Before, each answer was copied into gnet's output buffer until the
+// soft limit (8 MiB held for one peer); now one waits as a reference, the
+// other requests stay unread, and gnet holds at most outboundCopyLimit and
+// a chunk or two for it.
+func TestNonReaderOfLargeLoopAnswersHoldsLittleInGnet(t *testing.T) {
+	server := bigLoopAnswerServer(t, ServerConfig{OutboundSoftLimit: 8 << 20, OutboundHardLimit: 64 << 20})
+	peer := dialSmallWindow(t, server)
+	peer.write(pipelinedCode(t, GET_BROKER_CLUSTER_INFO, 40))
+	deadline := time.Now().Add(waitLimit)
+	var conn *Conn
+	for conn == nil || conn.poolOut.buffered.Load() == 0 {
+		if time.Now().After(deadline) {
+			t.Fatal("gnet never held output for the peer")
+		}
+		server.conns.Range(func(_, value any) bool { conn = value.(*Conn); return false })
+		time.Sleep(5 * time.Millisecond)
+	}
+	time.Sleep(100 * time.Millisecond) // ten looks of the ticker: what gnet is given meanwhile stays given
+	if buffered := conn.poolOut.buffered.Load(); buffered > outboundCopyLimit+2*outboundFeedChunk {
+		t.Fatalf("gnet holds %d bytes for the peer, past %d", buffered, outboundCopyLimit+2*outboundFeedChunk)
+	}
+	if queued := conn.poolOut.queued(); queued > int64(len(bigAnswerBody)+1024) {
+		t.Fatalf("%d bytes queued, want one answer at most: the other requests stay unread", queued)
+	}
+	if server.OutboundPauses() == 0 {
+		t.Fatal("the peer was never paused")
+	}
+}
