@@ -102,20 +102,13 @@ func (q *poolAnswerQueue) held() int64 { return q.bytes.Load() + q.buffered.Load
 // to conn's event loop; done runs once, after the write or its refusal.
 // Past the server-wide budget the answer is replaced by a SYSTEM_BUSY one
 // (refuse); past the connection's hard limit the connection is closed. A
-// connection served outside gnet (TLS) writes as before.
+// connection served outside gnet (TLS) is counted the same way and written
+// by its own goroutine (tls_output.go).
 func (s *Server) queuePoolAnswer(conn *Conn, request, response *Command, frame, body []byte, done func()) error {
 	if conn.loop == nil {
-		return conn.asyncWrite(frame, body, done)
+		return s.queueNetAnswer(conn, request, frame, body, done)
 	}
-	size := int64(len(frame) + len(body))
-	if !s.takeBudget(size) {
-		s.outbound.budgetRefused.Add(1)
-		refusal := s.busy(conn, request, "", "outbound memory budget reached, answering SYSTEM_BUSY")
-		refusal.Remark = remarkOutboundBudget
-		frame, body = s.appendResponse(nil, conn, request, refusal), nil
-		size = int64(len(frame))
-		s.outbound.total.Add(size) // a small answer, bounded by the connection's hard limit
-	}
+	frame, body, size := s.fitBudget(conn, request, frame, body)
 	q := &conn.poolOut
 	q.mu.Lock()
 	if conn.closed.Load() || q.overflowed.Load() {
@@ -143,6 +136,23 @@ func (s *Server) queuePoolAnswer(conn *Conn, request, response *Command, frame, 
 		_ = conn.gnetConn.Wake(nil)
 	}
 	return nil
+}
+
+// fitBudget counts a worker's answer against the server-wide budget, or
+// past it replaces the answer by a SYSTEM_BUSY one, counted too (a small
+// answer, bounded by the connection's hard limit); it returns what to
+// queue and its size.
+func (s *Server) fitBudget(conn *Conn, request *Command, frame, body []byte) ([]byte, []byte, int64) {
+	size := int64(len(frame) + len(body))
+	if s.takeBudget(size) {
+		return frame, body, size
+	}
+	s.outbound.budgetRefused.Add(1)
+	refusal := s.busy(conn, request, "", "outbound memory budget reached, answering SYSTEM_BUSY")
+	refusal.Remark = remarkOutboundBudget
+	frame = s.appendResponse(nil, conn, request, refusal)
+	s.outbound.total.Add(int64(len(frame)))
+	return frame, nil, int64(len(frame))
 }
 
 // takeBudget counts size against the server-wide outbound budget, false
