@@ -63,7 +63,7 @@ type outboundGuard struct {
 // connection is not read at all (followReadInterest). It runs on the event
 // loop.
 func (s *Server) outputBlocked(conn *Conn, gnetConn gnet.Conn, pending int) bool {
-	blocked := conn.poolOut.partial || gnetConn.OutboundBuffered() >= outboundCopyLimit ||
+	blocked := conn.poolOut.partial || gnetConn.OutboundBuffered() >= outboundCopyLimit || conn.poolOut.refusedLately() ||
 		int64(gnetConn.OutboundBuffered()+pending)+conn.poolOut.queued() >= int64(s.cfg.OutboundSoftLimit)
 	if blocked != conn.outputPaused {
 		conn.outputPaused = blocked
@@ -79,6 +79,17 @@ func (s *Server) outputBlocked(conn *Conn, gnetConn gnet.Conn, pending int) bool
 		}
 	}
 	return blocked
+}
+
+// refusedLately says a request of the connection was answered SYSTEM_BUSY
+// for a full pool less than resumePollPeriod ago: its next requests wait
+// for the next look. SYSTEM_BUSY asks a client to "start flow control for
+// a while"; one that does not kept the event loop answering it: 64 peers
+// pipelining topic lists and never reading took about 27,000 such answers
+// each (their kernel send buffers' worth, ~4 MB) at once, and route queries
+// on the same loops waited 100 to 400 ms meanwhile.
+func (q *poolAnswerQueue) refusedLately() bool {
+	return q.poolRefusedAt != 0 && time.Now().UnixNano()-q.poolRefusedAt < int64(resumePollPeriod)
 }
 
 // followReadInterest stops reading a paused connection's socket and reads

@@ -119,3 +119,45 @@ func TestPausedConnectionResumesWhenRead(t *testing.T) {
 		t.Fatalf("%d connections closed, want none", got)
 	}
 }
+
+// TestPoolRefusalSlowsThePeer: a peer pipelines 200 requests into a pool of
+// one worker and one queue slot, the worker held. Before, the event loop
+// answered SYSTEM_BUSY to all the rest at once, and a peer that pipelines
+// without end kept the loop doing only that. Now after a refusal for a full
+// pool the connection's next requests wait for the next look (it is paused),
+// every request is still answered, and another peer is answered meanwhile.
+func TestPoolRefusalSlowsThePeer(t *testing.T) {
+	release := make(chan struct{})
+	server := startServer(t, ServerConfig{NumEventLoops: 1, SlowWorkers: 1, SlowQueue: 1}, func(s *Server) {
+		s.Handle(GET_ALL_TOPIC_LIST_FROM_NAMESERVER, func(_ *Conn, req *Command) *Command {
+			<-release
+			return NewResponse(req, SUCCESS, "")
+		}, Slow())
+		s.Handle(GET_ROUTEINFO_BY_TOPIC, echoHandler)
+	})
+	peer := dialRaw(t, server)
+	peer.write(pipelinedCode(t, GET_ALL_TOPIC_LIST_FROM_NAMESERVER, 200))
+	deadline := time.Now().Add(waitLimit)
+	for server.OutboundPauses() == 0 {
+		if time.Now().After(deadline) {
+			t.Fatal("the refused peer was never paused")
+		}
+		time.Sleep(time.Millisecond)
+	}
+	expectRoutesAnswered(t, dialRaw(t, server))
+	close(release)
+	var ok, busy int
+	for range 200 {
+		switch resp := peer.read(); resp.Code {
+		case SUCCESS:
+			ok++
+		case SYSTEM_BUSY:
+			busy++
+		default:
+			t.Fatalf("answer %d: code %d", resp.Opaque, resp.Code)
+		}
+	}
+	if ok == 0 || busy == 0 {
+		t.Fatalf("%d answered, %d refused; want both", ok, busy)
+	}
+}

@@ -90,6 +90,9 @@ type poolAnswerQueue struct {
 	progressAt int64
 	// readOff says the socket's read interest is off (read_pause.go).
 	readOff bool
+	// poolRefusedAt is when a request of the connection was last answered
+	// SYSTEM_BUSY for a full pool (Unix nanoseconds, 0: never); event loop only.
+	poolRefusedAt int64
 }
 
 // queued is the bytes of the answers waiting in the queue.
