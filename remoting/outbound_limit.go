@@ -1,6 +1,7 @@
 package remoting
 
 import (
+	"errors"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -22,6 +23,10 @@ const (
 	DefaultOutboundSoftLimit = 4 << 20
 	DefaultOutboundHardLimit = 32 << 20
 )
+
+// errReadPauseUnsupported: connections cannot stop being read with this
+// gnet or on this system (read_pause_linux.go).
+var errReadPauseUnsupported = errors.New("remoting: cannot pause reading a gnet connection (gnet's layout or poller not recognised)")
 
 // outboundCopyLimit bounds what gnet's output buffer holds for one
 // connection, whatever its soft limit: gnet copies what the socket does not
@@ -93,7 +98,7 @@ func (q *poolAnswerQueue) refusedLately() bool {
 }
 
 // followReadInterest stops reading a paused connection's socket and reads
-// it again once it resumes (read_pause.go), so a peer that does not read
+// it again once it resumes (read_pause_linux.go), so a peer that does not read
 // its answers fills its own send buffer instead of the server's memory.
 // gave says this callback gave gnet output: gnet may have turned reading
 // back on then, as it has when new bytes were read; both pause it again.

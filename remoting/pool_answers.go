@@ -88,7 +88,7 @@ type poolAnswerQueue struct {
 	written, taken int64
 	// progressAt is when taken last changed (Unix nanoseconds).
 	progressAt int64
-	// readOff says the socket's read interest is off (read_pause.go).
+	// readOff says the socket's read interest is off (read_pause_linux.go).
 	readOff bool
 	// poolRefusedAt is when a request of the connection was last answered
 	// SYSTEM_BUSY for a full pool (Unix nanoseconds, 0: never); event loop only.

@@ -1,7 +1,8 @@
+//go:build linux && !poll_opt
+
 package remoting
 
 import (
-	"errors"
 	"fmt"
 	"reflect"
 	"sync"
@@ -28,7 +29,9 @@ import (
 // the server pauses such a connection again when it next looks at it
 // (OnTraffic), so at most one read (ReadBufferCap) more is taken from it.
 // Where the fields are not found (another gnet, another poller) reading
-// cannot be paused, and the hard limit closes such peers as before.
+// cannot be paused, and the hard limit closes such peers as before; gnet's
+// poll_opt build keeps a pointer in the epoll event rather than the
+// descriptor, and other systems have no epoll: read_pause_other.go.
 
 // gnetFields are the indices of the fields readInterest reads.
 type gnetFields struct {
@@ -111,6 +114,3 @@ func setReading(gnetConn gnet.Conn, on bool) error {
 	}
 	return nil
 }
-
-// errReadPauseUnsupported: the gnet in use does not show the fields.
-var errReadPauseUnsupported = errors.New("remoting: cannot pause reading a gnet connection (gnet's layout not recognised)")
