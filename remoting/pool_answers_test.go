@@ -158,16 +158,8 @@ func TestOutboundBudgetHoldsAcrossConnections(t *testing.T) {
 	time.Sleep(50 * time.Millisecond) // the last answers reach their queues
 	var ok, busy int
 	for _, peer := range conns {
-		for range each {
-			switch resp := peer.read(); {
-			case resp.Code == SUCCESS && len(resp.Body) == len(bigAnswerBody):
-				ok++
-			case resp.Code == SYSTEM_BUSY && resp.Remark == remarkOutboundBudget:
-				busy++
-			default:
-				t.Fatalf("answer code %d remark %q, %d bytes", resp.Code, resp.Remark, len(resp.Body))
-			}
-		}
+		answered, refused := readBudgetAnswers(t, peer, each)
+		ok, busy = ok+answered, busy+refused
 	}
 	if busy == 0 || ok == 0 || uint64(busy) != server.OutboundBudgetRefusals() {
 		t.Fatalf("%d answered, %d refused for the budget (counted %d): want both, counted alike", ok, busy, server.OutboundBudgetRefusals())
@@ -179,6 +171,23 @@ func TestOutboundBudgetHoldsAcrossConnections(t *testing.T) {
 	if resp := conns[0].read(); resp.Code != SUCCESS {
 		t.Fatalf("after the peers read: code %d %q, want SUCCESS", resp.Code, resp.Remark)
 	}
+}
+
+// readBudgetAnswers reads n answers of bigAnswerBody, each SUCCESS or
+// refused for the outbound budget, and counts them.
+func readBudgetAnswers(t *testing.T, peer *rawConn, n int) (ok, busy int) {
+	t.Helper()
+	for range n {
+		switch resp := peer.read(); {
+		case resp.Code == SUCCESS && len(resp.Body) == len(bigAnswerBody):
+			ok++
+		case resp.Code == SYSTEM_BUSY && resp.Remark == remarkOutboundBudget:
+			busy++
+		default:
+			t.Fatalf("answer %d: code %d remark %q, %d bytes", resp.Opaque, resp.Code, resp.Remark, len(resp.Body))
+		}
+	}
+	return ok, busy
 }
 
 // TestPoolAnswerTakeSplitsFrameAndBody: an answer is given out in pieces

@@ -64,17 +64,7 @@ func TestTLSWorkerAnswersCountAgainstTheBudget(t *testing.T) {
 	if held := server.OutboundHeldBytes(); held > 1<<20+int64(len(bigAnswerBody))+64<<10 {
 		t.Fatalf("held %d bytes past a 1 MiB budget", held)
 	}
-	var ok, busy int
-	for range 40 {
-		switch resp := peer.read(); {
-		case resp.Code == SUCCESS && len(resp.Body) == len(bigAnswerBody):
-			ok++
-		case resp.Code == SYSTEM_BUSY && resp.Remark == remarkOutboundBudget:
-			busy++
-		default:
-			t.Fatalf("answer %d: code %d %q", resp.Opaque, resp.Code, resp.Remark)
-		}
-	}
+	ok, busy := readBudgetAnswers(t, peer, 40)
 	if ok == 0 || busy == 0 {
 		t.Fatalf("%d answered, %d refused; want both", ok, busy)
 	}
