@@ -11,17 +11,15 @@ import (
 	"github.com/gonamesrv/gonamesrv/internal/testcerts"
 )
 
-// tlsBigAnswerServer is poolAnswerServer with TLS enforced (the answers'
-// handler is not held back).
-func tlsBigAnswerServer(t *testing.T, cfg ServerConfig) (*Server, *testcerts.Set, chan uint64) {
+// tlsBigAnswerServer is poolAnswerServer with TLS enforced; its handler
+// waits for release.
+func tlsBigAnswerServer(t *testing.T, cfg ServerConfig, release chan struct{}) (*Server, *testcerts.Set, chan uint64) {
 	t.Helper()
 	certs, err := testcerts.Write(t.TempDir())
 	if err != nil {
 		t.Fatal(err)
 	}
 	cfg.TLS = &TLSOptions{Mode: TLSEnforcing, CertPath: certs.ServerCert, KeyPath: certs.ServerKey, TrustCertPath: certs.CACert}
-	release := make(chan struct{})
-	close(release)
 	closed := make(chan uint64, 4)
 	var calls atomic.Int64
 	return poolAnswerServer(t, cfg, &calls, closed, release), certs, closed
@@ -51,7 +49,9 @@ func dialTLSSmallWindow(t *testing.T, server *Server, certs *testcerts.Set) *raw
 // the budget's remark, every request is answered once the peer reads, and
 // the budget is free again afterwards.
 func TestTLSWorkerAnswersCountAgainstTheBudget(t *testing.T) {
-	server, certs, _ := tlsBigAnswerServer(t, ServerConfig{OutboundSoftLimit: 32 << 20, OutboundHardLimit: 64 << 20, OutboundMemoryLimit: 1 << 20})
+	release := make(chan struct{})
+	close(release)
+	server, certs, _ := tlsBigAnswerServer(t, ServerConfig{OutboundSoftLimit: 32 << 20, OutboundHardLimit: 64 << 20, OutboundMemoryLimit: 1 << 20}, release)
 	peer := dialTLSSmallWindow(t, server, certs)
 	peer.write(pipelinedCode(t, GET_ALL_TOPIC_LIST_FROM_NAMESERVER, 40))
 	deadline := time.Now().Add(waitLimit)
@@ -77,12 +77,16 @@ func TestTLSWorkerAnswersCountAgainstTheBudget(t *testing.T) {
 }
 
 // TestTLSWorkerAnswersToNonReaderCloseAtHardLimit: the same pipeline under
-// a 2 MiB hard limit and no budget in the way: the TLS connection is closed
-// there, as a gnet one is.
+// a 2 MiB hard limit and no budget in the way, every request on the pool
+// before the first answer (else the soft limit would leave the rest
+// unread): the TLS connection is closed there, as a gnet one is.
 func TestTLSWorkerAnswersToNonReaderCloseAtHardLimit(t *testing.T) {
-	server, certs, closed := tlsBigAnswerServer(t, ServerConfig{OutboundSoftLimit: 64 << 10, OutboundHardLimit: 2 << 20, OutboundMemoryLimit: 1 << 30})
+	release := make(chan struct{})
+	server, certs, closed := tlsBigAnswerServer(t, ServerConfig{OutboundSoftLimit: 64 << 10, OutboundHardLimit: 2 << 20, OutboundMemoryLimit: 1 << 30}, release)
 	peer := dialTLSSmallWindow(t, server, certs)
-	_, _ = peer.conn.Write(pipelinedCode(t, GET_ALL_TOPIC_LIST_FROM_NAMESERVER, 40)) // the server may close before all is written
+	peer.write(pipelinedCode(t, GET_ALL_TOPIC_LIST_FROM_NAMESERVER, 40))
+	waitOnPools(t, server, 40)
+	close(release)
 	select {
 	case <-closed:
 	case <-time.After(waitLimit):
