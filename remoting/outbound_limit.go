@@ -180,8 +180,8 @@ func (s *Server) wakePaused() {
 	})
 }
 
-// OutboundPauses counts the times a connection's requests were left unread
-// because its peer did not read its answers, since start.
+// OutboundPauses counts the times a connection's requests (and socket) were
+// left unread until its answers were written (outputBlocked), since start.
 func (s *Server) OutboundPauses() uint64 { return s.outbound.pauses.Load() }
 
 // OutboundClosedConnections counts the connections closed for holding more
