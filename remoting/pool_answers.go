@@ -112,6 +112,13 @@ func (s *Server) queuePoolAnswer(conn *Conn, request, response *Command, frame, 
 		return s.queueNetAnswer(conn, request, frame, body, done)
 	}
 	frame, body, size := s.fitBudget(conn, request, frame, body)
+	return s.enqueueOutput(conn, frame, body, size, done)
+}
+
+// enqueueOutput queues frame and body (size bytes, already counted in the
+// server-wide total) for conn's event loop, or closes conn when they take
+// it past its hard limit; done runs once, after the write or its refusal.
+func (s *Server) enqueueOutput(conn *Conn, frame, body []byte, size int64, done func()) error {
 	q := &conn.poolOut
 	q.mu.Lock()
 	if conn.closed.Load() || q.overflowed.Load() {

@@ -302,3 +302,40 @@ func TestNonReaderOfLargeLoopAnswersHoldsLittleInGnet(t *testing.T) {
 		t.Fatal("the peer was never paused")
 	}
 }
+
+// TestSendDuringALargeAnswerKeepsFramesWhole: pushes sent to a peer while
+// large answers are being given to gnet a chunk at a time go through the
+// same queue, so they never land inside an answer.
+func TestSendDuringALargeAnswerKeepsFramesWhole(t *testing.T) {
+	server := bigLoopAnswerServer(t, ServerConfig{OutboundSoftLimit: 8 << 20, OutboundHardLimit: 64 << 20})
+	peer := dialSmallWindow(t, server)
+	peer.write(pipelinedCode(t, GET_BROKER_CLUSTER_INFO, 20))
+	deadline := time.Now().Add(waitLimit)
+	var conn *Conn
+	for conn == nil || !conn.poolOut.listed.Load() {
+		if time.Now().After(deadline) {
+			t.Fatal("the connection never held output")
+		}
+		server.conns.Range(func(_, value any) bool { conn = value.(*Conn); return false })
+		time.Sleep(time.Millisecond)
+	}
+	for i := range 10 {
+		push := NewRequest(NOTIFY_MIN_BROKER_ID_CHANGE, map[string]string{"minBrokerId": "0"}, nil)
+		push.MarkOneway()
+		push.Opaque = int32(1000 + i)
+		if err := server.Send(conn, push); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var answers, pushes int
+	for answers+pushes < 30 {
+		switch resp := peer.read(); {
+		case resp.Code == NOTIFY_MIN_BROKER_ID_CHANGE && resp.IsOneway():
+			pushes++
+		case resp.Code == SUCCESS && bytes.Equal(resp.Body, bigAnswerBody):
+			answers++
+		default:
+			t.Fatalf("frame %d: code %d, %d bytes", resp.Opaque, resp.Code, len(resp.Body))
+		}
+	}
+}
