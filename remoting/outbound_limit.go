@@ -139,10 +139,11 @@ func (s *Server) outputOverflow(conn *Conn, gnetConn gnet.Conn) bool {
 	buffers := gnetConn.OutboundBuffered() + gnetConn.InboundBuffered()
 	held := buffers + int(conn.poolOut.queued())
 	// Past the server-wide budget a paused connection whose peer has read
-	// nothing for outboundStuckAfter while gnet holds more than its soft
-	// limit for it is closed too: 64 of them each under the hard limit
-	// would hold 2 GiB. A reader that is slower than the rest is not.
-	overBudget := conn.outputPaused && buffers > s.cfg.OutboundSoftLimit &&
+	// nothing for outboundStuckAfter while it holds a chunk or more is
+	// closed too: each under its own limits (gnet holds outboundCopyLimit
+	// at most), 5,000 of them would hold more than a GiB. A reader slower
+	// than the rest is not, nor a connection paused for a pool's refusal.
+	overBudget := conn.outputPaused && held >= outboundFeedChunk &&
 		s.outbound.total.Load() > s.cfg.OutboundMemoryLimit && s.peerStuck(conn, gnetConn)
 	if held <= s.cfg.OutboundHardLimit && !overBudget {
 		return false

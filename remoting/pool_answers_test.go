@@ -339,3 +339,41 @@ func TestSendDuringALargeAnswerKeepsFramesWhole(t *testing.T) {
 		}
 	}
 }
+
+// TestStuckNonReadersPastTheBudgetAreClosed: 6 peers each pipeline large
+// loop answers and never read, against a 512 KiB budget. Each holds far
+// less than its soft limit (a queued answer and what gnet was given), so
+// before only the budget's refusals of worker answers bounded them, and
+// loop answers are never refused: they stayed open, holding more than the
+// budget together. Now a paused connection past the budget whose peer
+// read nothing for 100 ms is closed, until the rest fit.
+func TestStuckNonReadersPastTheBudgetAreClosed(t *testing.T) {
+	closed := make(chan uint64, 16)
+	server := startServer(t, ServerConfig{NumEventLoops: 1, SocketSendBuffer: 16 << 10, OutboundSoftLimit: 8 << 20,
+		OutboundHardLimit: 64 << 20, OutboundMemoryLimit: 512 << 10}, func(s *Server) {
+		s.Handle(GET_BROKER_CLUSTER_INFO, func(_ *Conn, req *Command) *Command {
+			resp := NewResponse(req, SUCCESS, "")
+			resp.Body = bigAnswerBody
+			return resp
+		})
+		s.OnClose(func(c *Conn) { closed <- c.ID() })
+	})
+	for range 6 {
+		dialSmallWindow(t, server).write(pipelinedCode(t, GET_BROKER_CLUSTER_INFO, 20))
+	}
+	select {
+	case <-closed:
+	case <-time.After(waitLimit):
+		t.Fatalf("no stuck peer closed (held %d against 512 KiB)", server.OutboundHeldBytes())
+	}
+	deadline := time.Now().Add(waitLimit)
+	for server.OutboundHeldBytes() > 512<<10 {
+		if time.Now().After(deadline) {
+			t.Fatalf("still %d bytes held against 512 KiB", server.OutboundHeldBytes())
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	if server.OutboundClosedConnections() == 0 || server.OutboundClosedConnections() == 6 {
+		t.Fatalf("closed %d of 6, want some and not all", server.OutboundClosedConnections())
+	}
+}
