@@ -108,6 +108,7 @@ func (s *Server) followReadInterest(conn *Conn, gnetConn gnet.Conn, gave bool) {
 	if conn.loop == nil {
 		return // the TLS path's goroutine stops reading while paused (netlistener.go)
 	}
+	s.paceWakes(conn, gnetConn)
 	switch {
 	case conn.outputPaused && (!q.readOff || gave || gnetConn.InboundBuffered() != conn.heldInbound):
 		err := setReading(gnetConn, false)
@@ -174,11 +175,41 @@ func (s *Server) peerStuck(conn *Conn, gnetConn gnet.Conn) bool {
 
 // wakePaused asks the event loop of every paused connection to look at it
 // again (OnTraffic); one whose peer has read meanwhile goes on.
-func (s *Server) wakePaused() {
+func (s *Server) wakePaused(now int64) {
 	s.outbound.paused.Range(func(_, value any) bool {
-		_ = value.(*Conn).gnetConn.Wake(nil)
+		conn := value.(*Conn)
+		if !conn.poolOut.listed.Load() && conn.poolOut.wakeAfter.Load() <= now { // else wakeHolding looks at it
+			_ = conn.gnetConn.Wake(nil)
+		}
 		return true
 	})
+}
+
+// maxWakeBackoff bounds how seldom the ticker looks at a paused or holding
+// connection whose peer reads nothing: it looks every resumePollPeriod at
+// first, then twice as seldom each time it finds no progress. 5,000 stuck
+// non-readers woken every 10 ms would take a million callbacks a second
+// from the event loops; a peer that reads again is served at once when it
+// also sends (gnet reads it again once its buffer is written), within this
+// otherwise.
+const maxWakeBackoff = 320 * time.Millisecond
+
+// paceWakes sets when the ticker next looks at conn: at once again after
+// progress (its socket took output, or new bytes were read), later and
+// later without. It runs on the event loop.
+func (s *Server) paceWakes(conn *Conn, gnetConn gnet.Conn) {
+	q := &conn.poolOut
+	if !conn.outputPaused && !q.listed.Load() {
+		q.wakeBackoff = 0
+		return
+	}
+	taken := q.written - int64(gnetConn.OutboundBuffered())
+	if taken != q.wakeTaken || gnetConn.InboundBuffered() != conn.heldInbound {
+		q.wakeTaken, q.wakeBackoff = taken, 0
+	} else {
+		q.wakeBackoff = min(max(2*q.wakeBackoff, resumePollPeriod), maxWakeBackoff)
+	}
+	q.wakeAfter.Store(time.Now().Add(q.wakeBackoff).UnixNano())
 }
 
 // OutboundPauses counts the times a connection's requests (and socket) were

@@ -90,6 +90,13 @@ type poolAnswerQueue struct {
 	progressAt int64
 	// readOff says the socket's read interest is off (read_pause_linux.go).
 	readOff bool
+	// wakeAfter is when the ticker next wakes the connection (Unix
+	// nanoseconds), wakeBackoff the wait it was set with, and wakeTaken
+	// the socket's take at that look (paceWakes); the two last are event
+	// loop only.
+	wakeAfter   atomic.Int64
+	wakeBackoff time.Duration
+	wakeTaken   int64
 	// poolRefusedAt is when a request of the connection was last answered
 	// SYSTEM_BUSY for a full pool (Unix nanoseconds, 0: never); event loop only.
 	poolRefusedAt int64
@@ -296,9 +303,12 @@ func (s *Server) dropPoolAnswers(conn *Conn) {
 // wakeHolding asks the loop of every connection holding output to look at
 // it again: gnet calls no handler when a peer reads, and the mirror of its
 // buffer, which the budget counts, must follow.
-func (s *Server) wakeHolding() {
+func (s *Server) wakeHolding(now int64) {
 	s.outbound.holding.Range(func(_, value any) bool {
 		conn := value.(*Conn)
+		if conn.poolOut.wakeAfter.Load() > now {
+			return true // stuck: looked at less often (paceWakes)
+		}
 		conn.poolOut.wake.Store(true)
 		_ = conn.gnetConn.Wake(nil)
 		return true

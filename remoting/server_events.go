@@ -236,9 +236,9 @@ func (h *eventHandler) OnTick() (time.Duration, gnet.Action) {
 	// must not wait for the idle scan's period (up to a second).
 	period := min(idleScanPeriod(s.cfg.IdleTimeout), resumePollPeriod)
 	if s.outbound.npaused.Load() > 0 {
-		s.wakePaused()
+		s.wakePaused(now.UnixNano())
 	}
-	s.wakeHolding()
+	s.wakeHolding(now.UnixNano())
 	if now.UnixNano() < s.outbound.nextIdleScan.Load() {
 		return period, gnet.None
 	}
