@@ -167,18 +167,9 @@ func TestPoolRefusalSlowsThePeer(t *testing.T) {
 // every 10 ms; 5,000 of them would keep the event loops busy with wakes),
 // and once it reads it still gets every answer.
 func TestStuckPeerIsLookedAtLessOften(t *testing.T) {
-	server := bigLoopAnswerServer(t, ServerConfig{OutboundSoftLimit: 8 << 20, OutboundHardLimit: 64 << 20})
-	peer := dialSmallWindow(t, server)
-	peer.write(pipelinedCode(t, GET_BROKER_CLUSTER_INFO, 40))
-	deadline := time.Now().Add(waitLimit)
-	var conn *Conn
-	for conn == nil || time.Until(time.Unix(0, conn.poolOut.wakeAfter.Load())) < 100*time.Millisecond {
-		if time.Now().After(deadline) {
-			t.Fatal("the stuck peer is still looked at every few milliseconds")
-		}
-		server.conns.Range(func(_, value any) bool { conn = value.(*Conn); return false })
-		time.Sleep(time.Millisecond)
-	}
+	_, peer, _ := nonReaderOfLoopAnswers(t, 40, "the stuck peer is still looked at every few milliseconds", func(conn *Conn) bool {
+		return time.Until(time.Unix(0, conn.poolOut.wakeAfter.Load())) >= 100*time.Millisecond
+	})
 	for i := range 40 {
 		if resp := peer.read(); resp.Opaque != int32(i) || !bytes.Equal(resp.Body, bigAnswerBody) {
 			t.Fatalf("answer %d: opaque %d, %d bytes", i, resp.Opaque, len(resp.Body))

@@ -214,6 +214,27 @@ func TestPoolAnswerTakeSplitsFrameAndBody(t *testing.T) {
 	}
 }
 
+// nonReaderOfLoopAnswers starts bigLoopAnswerServer (soft limit 8 MiB),
+// has a peer with a small window pipeline n large loop answers without
+// reading, and waits until the server's connection for it satisfies ready
+// (what, in the failure, says what did not happen).
+func nonReaderOfLoopAnswers(t *testing.T, n int, what string, ready func(*Conn) bool) (*Server, *rawConn, *Conn) {
+	t.Helper()
+	server := bigLoopAnswerServer(t, ServerConfig{OutboundSoftLimit: 8 << 20, OutboundHardLimit: 64 << 20})
+	peer := dialSmallWindow(t, server)
+	peer.write(pipelinedCode(t, GET_BROKER_CLUSTER_INFO, n))
+	deadline := time.Now().Add(waitLimit)
+	var conn *Conn
+	for conn == nil || !ready(conn) {
+		if time.Now().After(deadline) {
+			t.Fatal(what)
+		}
+		server.conns.Range(func(_, value any) bool { conn = value.(*Conn); return false })
+		time.Sleep(time.Millisecond)
+	}
+	return server, peer, conn
+}
+
 // bigLoopAnswerServer answers GET_BROKER_CLUSTER_INFO on the event loop and
 // GET_ALL_TOPIC_LIST_FROM_NAMESERVER on a worker, both with the shared
 // 256 KiB body, and echoes route queries, with a small socket send buffer.
@@ -279,18 +300,9 @@ func TestLargeAnswersGivenInChunksStayWhole(t *testing.T) {
 // other requests stay unread, and gnet holds at most outboundCopyLimit and
 // a chunk or two for it.
 func TestNonReaderOfLargeLoopAnswersHoldsLittleInGnet(t *testing.T) {
-	server := bigLoopAnswerServer(t, ServerConfig{OutboundSoftLimit: 8 << 20, OutboundHardLimit: 64 << 20})
-	peer := dialSmallWindow(t, server)
-	peer.write(pipelinedCode(t, GET_BROKER_CLUSTER_INFO, 40))
-	deadline := time.Now().Add(waitLimit)
-	var conn *Conn
-	for conn == nil || conn.poolOut.buffered.Load() == 0 {
-		if time.Now().After(deadline) {
-			t.Fatal("gnet never held output for the peer")
-		}
-		server.conns.Range(func(_, value any) bool { conn = value.(*Conn); return false })
-		time.Sleep(5 * time.Millisecond)
-	}
+	server, _, conn := nonReaderOfLoopAnswers(t, 40, "gnet never held output for the peer", func(conn *Conn) bool {
+		return conn.poolOut.buffered.Load() > 0
+	})
 	time.Sleep(100 * time.Millisecond) // ten looks of the ticker: what gnet is given meanwhile stays given
 	if buffered := conn.poolOut.buffered.Load(); buffered > outboundCopyLimit+2*outboundFeedChunk {
 		t.Fatalf("gnet holds %d bytes for the peer, past %d", buffered, outboundCopyLimit+2*outboundFeedChunk)
@@ -307,18 +319,9 @@ func TestNonReaderOfLargeLoopAnswersHoldsLittleInGnet(t *testing.T) {
 // large answers are being given to gnet a chunk at a time go through the
 // same queue, so they never land inside an answer.
 func TestSendDuringALargeAnswerKeepsFramesWhole(t *testing.T) {
-	server := bigLoopAnswerServer(t, ServerConfig{OutboundSoftLimit: 8 << 20, OutboundHardLimit: 64 << 20})
-	peer := dialSmallWindow(t, server)
-	peer.write(pipelinedCode(t, GET_BROKER_CLUSTER_INFO, 20))
-	deadline := time.Now().Add(waitLimit)
-	var conn *Conn
-	for conn == nil || !conn.poolOut.listed.Load() {
-		if time.Now().After(deadline) {
-			t.Fatal("the connection never held output")
-		}
-		server.conns.Range(func(_, value any) bool { conn = value.(*Conn); return false })
-		time.Sleep(time.Millisecond)
-	}
+	server, peer, conn := nonReaderOfLoopAnswers(t, 20, "the connection never held output", func(conn *Conn) bool {
+		return conn.poolOut.listed.Load()
+	})
 	for i := range 10 {
 		push := NewRequest(NOTIFY_MIN_BROKER_ID_CHANGE, map[string]string{"minBrokerId": "0"}, nil)
 		push.MarkOneway()
