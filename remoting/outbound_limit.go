@@ -53,6 +53,8 @@ type outboundGuard struct {
 	total         atomic.Int64
 	holding       sync.Map // conn id -> *Conn
 	budgetRefused atomic.Uint64
+	// shared counts each large body once in total (shared_bodies.go).
+	shared sharedBodies
 	// readPauseWarned is set once the server said it cannot stop reading.
 	readPauseWarned atomic.Bool
 	// nextIdleScan is when OnTick next scans for idle connections; the

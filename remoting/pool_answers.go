@@ -35,6 +35,9 @@ type poolAnswer struct {
 	// sent is how much of frame and body gnet has been given; the loop
 	// gives nothing else to the connection until the answer is whole.
 	sent int
+	// shared is the key of its body in the server's shared bodies, nil
+	// when the body is counted with the answer (shared_bodies.go).
+	shared *byte
 }
 
 // take returns the next at most limit bytes of the answer, how many, and
@@ -118,33 +121,66 @@ func (s *Server) queuePoolAnswer(conn *Conn, request, response *Command, frame, 
 	if conn.loop == nil {
 		return s.queueNetAnswer(conn, request, frame, body, done)
 	}
-	frame, body, size := s.fitBudget(conn, request, frame, body)
-	return s.enqueueOutput(conn, frame, body, size, done)
+	size := int64(len(frame) + len(body))
+	if !s.reserveOutput(conn, size, done) {
+		return ErrConnectionClosed
+	}
+	answer := s.fitBudget(conn, request, frame, body)
+	answer.done = done
+	return s.enqueueOutput(conn, answer, size)
 }
 
-// enqueueOutput queues frame and body (size bytes, already counted in the
-// server-wide total) for conn's event loop, or closes conn when they take
-// it past its hard limit; done runs once, after the write or its refusal.
-func (s *Server) enqueueOutput(conn *Conn, frame, body []byte, size int64, done func()) error {
+// reserveOutput counts size bytes of an answer against conn's hard limit
+// before the answer counts against the server-wide budget, so that an
+// answer about to be dropped never holds budget (16 workers answering a
+// peer past its limit at once held 16 answers of it for a moment). Past
+// the limit it closes conn (once) and runs done; closed, it runs done.
+func (s *Server) reserveOutput(conn *Conn, size int64, done func()) bool {
 	q := &conn.poolOut
 	q.mu.Lock()
 	if conn.closed.Load() || q.overflowed.Load() {
 		q.mu.Unlock()
-		s.outbound.total.Add(-size)
 		done()
-		return ErrConnectionClosed
+		return false
 	}
 	if held := q.held(); held+size > int64(s.cfg.OutboundHardLimit) {
 		q.overflowed.Store(true)
 		q.mu.Unlock()
-		s.outbound.total.Add(-size)
 		done()
+		s.closeOverHardLimit(conn, held+size)
+		return false
+	}
+	q.bytes.Add(size)
+	q.mu.Unlock()
+	return true
+}
+
+// enqueueOutput queues an answer (already counted in the server-wide
+// total, chargeAnswer) for conn's event loop, or closes conn when it takes
+// it past its hard limit; its done runs once, after the write or refusal.
+// reserved is what reserveOutput counted for it (0: nothing yet).
+func (s *Server) enqueueOutput(conn *Conn, answer poolAnswer, reserved int64) error {
+	size := int64(len(answer.frame) + len(answer.body))
+	q := &conn.poolOut
+	q.mu.Lock()
+	if conn.closed.Load() || (q.overflowed.Load() && reserved == 0) {
+		q.bytes.Add(-reserved)
+		q.mu.Unlock()
+		s.unchargeAnswer(answer.frame, answer.body, answer.shared)
+		answer.done()
+		return ErrConnectionClosed
+	}
+	if held := q.held(); reserved == 0 && held+size > int64(s.cfg.OutboundHardLimit) {
+		q.overflowed.Store(true)
+		q.mu.Unlock()
+		s.unchargeAnswer(answer.frame, answer.body, answer.shared)
+		answer.done()
 		s.closeOverHardLimit(conn, held+size)
 		return ErrConnectionClosed
 	}
 	wasEmpty := len(q.items) == 0
-	q.items = append(q.items, poolAnswer{frame: frame, body: body, done: done})
-	q.bytes.Add(size)
+	q.items = append(q.items, answer)
+	q.bytes.Add(size - reserved)
 	q.mu.Unlock()
 	conn.touch(time.Now())
 	s.listHolding(conn)
@@ -158,18 +194,17 @@ func (s *Server) enqueueOutput(conn *Conn, frame, body []byte, size int64, done 
 // fitBudget counts a worker's answer against the server-wide budget, or
 // past it replaces the answer by a SYSTEM_BUSY one, counted too (a small
 // answer, bounded by the connection's hard limit); it returns what to
-// queue and its size.
-func (s *Server) fitBudget(conn *Conn, request *Command, frame, body []byte) ([]byte, []byte, int64) {
-	size := int64(len(frame) + len(body))
-	if s.takeBudget(size) {
-		return frame, body, size
+// queue (done left to the caller).
+func (s *Server) fitBudget(conn *Conn, request *Command, frame, body []byte) poolAnswer {
+	if key, ok := s.chargeAnswer(frame, body, true); ok {
+		return poolAnswer{frame: frame, body: body, shared: key}
 	}
 	s.outbound.budgetRefused.Add(1)
 	refusal := s.busy(conn, request, "", "outbound memory budget reached, answering SYSTEM_BUSY")
 	refusal.Remark = remarkOutboundBudget
 	frame = s.appendResponse(nil, conn, request, refusal)
 	s.outbound.total.Add(int64(len(frame)))
-	return frame, nil, int64(len(frame))
+	return poolAnswer{frame: frame}
 }
 
 // takeBudget counts size against the server-wide outbound budget, false
@@ -211,7 +246,7 @@ func (s *Server) drainPoolAnswers(conn *Conn, gnetConn gnet.Conn) (gave bool) {
 			return gave
 		}
 		iov, n, whole := q.items[0].take(limit)
-		done := q.items[0].done
+		head := q.items[0]
 		if whole {
 			q.items[0] = poolAnswer{}
 			q.items = q.items[1:]
@@ -219,7 +254,6 @@ func (s *Server) drainPoolAnswers(conn *Conn, gnetConn gnet.Conn) (gave bool) {
 		q.bytes.Add(-int64(n))
 		q.mu.Unlock()
 		q.partial = !whole
-		s.outbound.total.Add(-int64(n))
 		if len(iov) == 1 {
 			s.writeOut(conn, gnetConn, iov[0], nil)
 		} else {
@@ -228,7 +262,8 @@ func (s *Server) drainPoolAnswers(conn *Conn, gnetConn gnet.Conn) (gave bool) {
 		gave = true
 		s.noteBuffered(conn, gnetConn)
 		if whole {
-			done()
+			s.unchargeAnswer(head.frame, head.body, head.shared)
+			head.done()
 		}
 	}
 	return gave
@@ -243,12 +278,12 @@ func (s *Server) queueLoopAnswer(conn *Conn, gnetConn gnet.Conn, out, header, bo
 	if len(out) > 0 {
 		s.writeOut(conn, gnetConn, out, nil)
 	}
-	size := int64(len(header) + len(body))
-	s.outbound.total.Add(size) // counted, not refused: it is the peer's own request, bounded by its soft limit
+	header = bytes.Clone(header)
+	key, _ := s.chargeAnswer(header, body, false) // counted, not refused: the peer's own request, bounded by its soft limit
 	q := &conn.poolOut
 	q.mu.Lock()
-	q.items = append(q.items, poolAnswer{frame: bytes.Clone(header), body: body, done: func() {}})
-	q.bytes.Add(size)
+	q.items = append(q.items, poolAnswer{frame: header, body: body, shared: key, done: func() {}})
+	q.bytes.Add(int64(len(header) + len(body)))
 	q.mu.Unlock()
 	s.listHolding(conn)
 	s.drainPoolAnswers(conn, gnetConn)
@@ -290,12 +325,18 @@ func (s *Server) listHolding(conn *Conn) {
 func (s *Server) dropPoolAnswers(conn *Conn) {
 	q := &conn.poolOut
 	q.mu.Lock()
-	items, bytes := q.items, q.bytes.Swap(0)
+	items := q.items
 	q.items = nil
+	var remaining int64 // what the items still count; reservations of answers in the making are their owners' to undo
+	for _, item := range items {
+		remaining += int64(len(item.frame) + len(item.body) - item.sent)
+	}
+	q.bytes.Add(-remaining)
 	q.mu.Unlock()
-	s.outbound.total.Add(-bytes - q.buffered.Swap(0))
+	s.outbound.total.Add(-q.buffered.Swap(0))
 	s.outbound.holding.Delete(conn.id)
 	for _, item := range items {
+		s.unchargeAnswer(item.frame, item.body, item.shared)
 		item.done()
 	}
 }

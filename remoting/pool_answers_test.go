@@ -8,12 +8,13 @@ import (
 	"time"
 )
 
-// bigAnswerBody is the shared body of poolBigAnswer, 256 KiB: written as
-// header plus shared body, as the cached list answers are.
+// bigAnswerBody is the 256 KiB body of the tests' large answers: written as
+// header plus body, as the cached list answers are.
 var bigAnswerBody = bytes.Repeat([]byte{'t'}, 256<<10)
 
 // poolAnswerServer runs GET_ALL_TOPIC_LIST_FROM_NAMESERVER on a worker with
-// a 256 KiB answer, counting the calls, with small socket buffers so that
+// a 256 KiB answer of its own each time (a shared one would count once
+// against the budget), counting the calls, with small socket buffers so that
 // the kernel holds little of what a peer does not read. The handler waits
 // for release: a test lets every request reach the pool first, as happens
 // when they arrive in one read, so that no answer can pause the connection
@@ -25,7 +26,7 @@ func poolAnswerServer(t *testing.T, cfg ServerConfig, calls *atomic.Int64, close
 			<-release
 			calls.Add(1)
 			resp := NewResponse(req, SUCCESS, "")
-			resp.Body = bigAnswerBody
+			resp.Body = bytes.Clone(bigAnswerBody)
 			return resp
 		}, Slow())
 		s.Handle(GET_ROUTEINFO_BY_TOPIC, echoHandler)
@@ -378,5 +379,43 @@ func TestStuckNonReadersPastTheBudgetAreClosed(t *testing.T) {
 	}
 	if server.OutboundClosedConnections() == 0 || server.OutboundClosedConnections() == 6 {
 		t.Fatalf("closed %d of 6, want some and not all", server.OutboundClosedConnections())
+	}
+}
+
+// TestSharedBodyCountsOnceAgainstTheBudget: 8 peers each have 4 worker
+// answers of one shared 256 KiB body (8 MiB if counted per answer) made at
+// once against a 2 MiB budget. Before, each queued answer counted its body
+// in full, and the answers past 2 MiB were SYSTEM_BUSY though the body
+// exists once; now it counts once, every answer is SUCCESS, and nothing
+// stays counted once they are read.
+func TestSharedBodyCountsOnceAgainstTheBudget(t *testing.T) {
+	release := make(chan struct{})
+	server := startServer(t, ServerConfig{NumEventLoops: 1, OutboundSoftLimit: 8 << 20, OutboundHardLimit: 64 << 20,
+		OutboundMemoryLimit: 2 << 20, SlowQueue: 1000}, func(s *Server) {
+		s.Handle(GET_ALL_TOPIC_LIST_FROM_NAMESERVER, func(_ *Conn, req *Command) *Command {
+			<-release
+			resp := NewResponse(req, SUCCESS, "")
+			resp.Body = bigAnswerBody
+			return resp
+		}, Slow())
+	})
+	peers := make([]*rawConn, 8)
+	for i := range peers {
+		peers[i] = dialRaw(t, server)
+		peers[i].write(pipelinedCode(t, GET_ALL_TOPIC_LIST_FROM_NAMESERVER, 4))
+	}
+	waitOnPools(t, server, 32)
+	close(release)
+	for _, peer := range peers {
+		if ok, busy := readBudgetAnswers(t, peer, 4); busy != 0 {
+			t.Fatalf("%d answered, %d refused for the budget; want none refused", ok, busy)
+		}
+	}
+	deadline := time.Now().Add(waitLimit)
+	for server.OutboundHeldBytes() != 0 {
+		if time.Now().After(deadline) {
+			t.Fatalf("%d bytes still counted once every answer was read", server.OutboundHeldBytes())
+		}
+		time.Sleep(5 * time.Millisecond)
 	}
 }

@@ -342,5 +342,5 @@ func (s *Server) Send(conn *Conn, cmd *Command) error {
 	// through the connection's queue, never into the middle of an answer
 	// being handed to gnet a chunk at a time (pool_answers.go)
 	s.outbound.total.Add(int64(len(frame)))
-	return s.enqueueOutput(conn, frame, nil, int64(len(frame)), func() {})
+	return s.enqueueOutput(conn, poolAnswer{frame: frame, done: func() {}}, 0)
 }

@@ -75,20 +75,17 @@ func (c *netConn) Wake(gnet.AsyncCallback) error {
 // (closed past it), queued for the connection's writing goroutine, and
 // uncounted once written.
 func (s *Server) queueNetAnswer(conn *Conn, request *Command, frame, body []byte, done func()) error {
-	frame, body, size := s.fitBudget(conn, request, frame, body)
 	q := &conn.poolOut
-	if held := q.queued(); conn.closed.Load() || q.overflowed.Load() || held+size > int64(s.cfg.OutboundHardLimit) {
-		s.outbound.total.Add(-size)
-		done()
-		if !conn.closed.Load() && !q.overflowed.Swap(true) {
-			s.closeOverHardLimit(conn, held+size)
-		}
+	reserved := int64(len(frame) + len(body))
+	if !s.reserveOutput(conn, reserved, done) {
 		return ErrConnectionClosed
 	}
-	q.bytes.Add(size)
-	return conn.asyncWrite(frame, body, func() {
+	answer := s.fitBudget(conn, request, frame, body)
+	size := int64(len(answer.frame) + len(answer.body))
+	q.bytes.Add(size - reserved)
+	return conn.asyncWrite(answer.frame, answer.body, func() {
 		q.bytes.Add(-size)
-		s.outbound.total.Add(-size)
+		s.unchargeAnswer(answer.frame, answer.body, answer.shared)
 		done()
 		_ = conn.gnetConn.Wake(nil)
 	})
