@@ -93,6 +93,7 @@ func (s *Server) submitSlow(conn *Conn, request *Command, r route) *Command {
 		return nil
 	}
 	conn.onPools.Add(-1)
+	conn.poolOut.poolRefusedAt = time.Now().UnixNano() // flow control: see outputBlocked
 	return s.busy(conn, request, r.pool, "slow pool full, answering SYSTEM_BUSY")
 }
 

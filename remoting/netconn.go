@@ -39,9 +39,17 @@ type netConn struct {
 	ctx     any
 	writeMu sync.Mutex
 	closed  atomic.Bool
+	// writes are the asynchronous writes waiting for the connection's one
+	// writing goroutine (tls_output.go), under writesMu.
+	writesMu sync.Mutex
+	writes   []netWrite
+	writing  bool
+	// wake is signalled when the reading goroutine should look at a paused
+	// connection again (Wake).
+	wake chan struct{}
 }
 
-func newNetConn(raw net.Conn) *netConn { return &netConn{raw: raw} }
+func newNetConn(raw net.Conn) *netConn { return &netConn{raw: raw, wake: make(chan struct{}, 1)} }
 
 // EventLoop is nil: a goroutine, not an event loop, serves the connection.
 func (c *netConn) EventLoop() gnet.EventLoop { return nil }
@@ -100,34 +108,32 @@ func (c *netConn) fill() error {
 }
 
 // Write writes p at once (the OnTraffic answers), at most netWriteTimeout.
-func (c *netConn) Write(p []byte) (int, error) {
+func (c *netConn) Write(p []byte) (int, error) { return c.writeAll([][]byte{p}) }
+
+// writeAll writes the pieces one after the other, nothing else between
+// them, at most netWriteTimeout each; a failed write closes the connection.
+func (c *netConn) writeAll(pieces [][]byte) (int, error) {
 	c.writeMu.Lock()
 	defer c.writeMu.Unlock()
-	if err := c.raw.SetWriteDeadline(time.Now().Add(netWriteTimeout)); err != nil {
-		return 0, fmt.Errorf("set write deadline: %w", err)
+	total := 0
+	for _, p := range pieces {
+		if err := c.raw.SetWriteDeadline(time.Now().Add(netWriteTimeout)); err != nil {
+			return total, fmt.Errorf("set write deadline: %w", err)
+		}
+		n, err := c.raw.Write(p)
+		total += n
+		if err != nil {
+			_ = c.Close()
+			return total, fmt.Errorf("write: %w", err)
+		}
 	}
-	n, err := c.raw.Write(p)
-	if err != nil {
-		_ = c.Close()
-		return n, fmt.Errorf("write: %w", err)
-	}
-	return n, nil
+	return total, nil
 }
 
-// AsyncWrite writes buf from a goroutine of its own and then calls
-// callback, so a worker never waits on the peer. The writes in flight are
-// bounded by the pools: a worker's job ends when its callback runs.
+// AsyncWrite writes buf behind the connection's other asynchronous writes
+// and then calls callback, so a worker never waits on the peer.
 func (c *netConn) AsyncWrite(buf []byte, callback gnet.AsyncCallback) error {
-	if c.closed.Load() {
-		return ErrConnectionClosed
-	}
-	go func() {
-		_, err := c.Write(buf)
-		if callback != nil {
-			_ = callback(c, err)
-		}
-	}()
-	return nil
+	return c.AsyncWritev([][]byte{buf}, callback)
 }
 
 // Close closes the connection; its reading goroutine then runs OnClose.

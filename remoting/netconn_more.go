@@ -25,21 +25,7 @@ func (c *netConn) Next(n int) ([]byte, error) {
 	return buf, nil
 }
 
-func (c *netConn) Writev(bs [][]byte) (int, error) {
-	return c.Write(joinBuffers(bs))
-}
-
-func (c *netConn) AsyncWritev(bs [][]byte, callback gnet.AsyncCallback) error {
-	return c.AsyncWrite(joinBuffers(bs), callback)
-}
-
-func joinBuffers(bs [][]byte) []byte {
-	var out []byte
-	for _, b := range bs {
-		out = append(out, b...)
-	}
-	return out
-}
+func (c *netConn) Writev(bs [][]byte) (int, error) { return c.writeAll(bs) }
 
 func (c *netConn) Flush() error          { return nil }
 func (c *netConn) OutboundBuffered() int { return 0 }

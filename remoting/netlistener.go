@@ -202,6 +202,9 @@ func (l *netListener) serve(raw net.Conn) {
 			cause = err
 			break
 		}
+		if !l.waitWhilePaused(nc) { // past its soft limit: read no more until its answers are written
+			break
+		}
 	}
 	_ = nc.Close()
 	l.events.OnClose(nc, cause)

@@ -1,6 +1,7 @@
 package remoting
 
 import (
+	"bytes"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -17,10 +18,44 @@ const DefaultOutboundMemoryFraction = 4
 // server-wide outbound budget; the code is SYSTEM_BUSY, as for a full pool.
 const remarkOutboundBudget = "[OVERLOAD]system busy, start flow control for a while (outbound memory budget reached)"
 
-// poolAnswer is one worker answer waiting for its connection's event loop.
+// outboundFeedChunk is how much of the queued answers gnet's output buffer
+// is given at a time, and how much it may hold before it is given more.
+// gnet copies what the socket does not take into buffers rounded up to a
+// power of two, per connection: 64 peers not reading a 4.7 MB topic list
+// (one cached body, shared) held a copy of it each, 8 MiB apiece. Queued
+// here, an answer is a reference to that one body; gnet holds at most two
+// chunks of it for a peer that does not read.
+const outboundFeedChunk = 64 << 10
+
+// poolAnswer is one answer waiting for its connection's event loop: a
+// worker's, or a large shared body answered on the loop.
 type poolAnswer struct {
 	frame, body []byte
 	done        func()
+	// sent is how much of frame and body gnet has been given; the loop
+	// gives nothing else to the connection until the answer is whole.
+	sent int
+	// shared is the key of its body in the server's shared bodies, nil
+	// when the body is counted with the answer (shared_bodies.go).
+	shared *byte
+}
+
+// take returns the next at most limit bytes of the answer, how many, and
+// whether the answer is then given whole.
+func (a *poolAnswer) take(limit int) (iov [][]byte, n int, whole bool) {
+	total := len(a.frame) + len(a.body)
+	end := total
+	if limit < total-a.sent {
+		end = a.sent + limit
+	}
+	if a.sent < len(a.frame) {
+		iov = append(iov, a.frame[a.sent:min(end, len(a.frame))])
+	}
+	if end > len(a.frame) {
+		iov = append(iov, a.body[max(a.sent-len(a.frame), 0):end-len(a.frame)])
+	}
+	n, a.sent = end-a.sent, end
+	return iov, n, end == total
 }
 
 // poolAnswerQueue holds a gnet connection's worker answers until its event
@@ -47,6 +82,27 @@ type poolAnswerQueue struct {
 	// overflowed is set once the connection is being closed for the hard
 	// limit: later answers are dropped, and not counted again.
 	overflowed atomic.Bool
+	// partial says the first answer is partly given to gnet; event loop only.
+	partial bool
+	// written is every byte the loop gave gnet for the connection, and
+	// taken what of it the socket had taken at the last look (written less
+	// gnet's buffer): no change means the peer read nothing meanwhile.
+	// Event loop only.
+	written, taken int64
+	// progressAt is when taken last changed (Unix nanoseconds).
+	progressAt int64
+	// readOff says the socket's read interest is off (read_pause_linux.go).
+	readOff bool
+	// wakeAfter is when the ticker next wakes the connection (Unix
+	// nanoseconds), wakeBackoff the wait it was set with, and wakeTaken
+	// the socket's take at that look (paceWakes); the two last are event
+	// loop only.
+	wakeAfter   atomic.Int64
+	wakeBackoff time.Duration
+	wakeTaken   int64
+	// poolRefusedAt is when a request of the connection was last answered
+	// SYSTEM_BUSY for a full pool (Unix nanoseconds, 0: never); event loop only.
+	poolRefusedAt int64
 }
 
 // queued is the bytes of the answers waiting in the queue.
@@ -59,39 +115,72 @@ func (q *poolAnswerQueue) held() int64 { return q.bytes.Load() + q.buffered.Load
 // to conn's event loop; done runs once, after the write or its refusal.
 // Past the server-wide budget the answer is replaced by a SYSTEM_BUSY one
 // (refuse); past the connection's hard limit the connection is closed. A
-// connection served outside gnet (TLS) writes as before.
+// connection served outside gnet (TLS) is counted the same way and written
+// by its own goroutine (tls_output.go).
 func (s *Server) queuePoolAnswer(conn *Conn, request, response *Command, frame, body []byte, done func()) error {
 	if conn.loop == nil {
-		return conn.asyncWrite(frame, body, done)
+		return s.queueNetAnswer(conn, request, frame, body, done)
 	}
 	size := int64(len(frame) + len(body))
-	if !s.takeBudget(size) {
-		s.outbound.budgetRefused.Add(1)
-		refusal := s.busy(conn, request, "", "outbound memory budget reached, answering SYSTEM_BUSY")
-		refusal.Remark = remarkOutboundBudget
-		frame, body = s.appendResponse(nil, conn, request, refusal), nil
-		size = int64(len(frame))
-		s.outbound.total.Add(size) // a small answer, bounded by the connection's hard limit
+	if !s.reserveOutput(conn, size, done) {
+		return ErrConnectionClosed
 	}
+	answer := s.fitBudget(conn, request, frame, body)
+	answer.done = done
+	return s.enqueueOutput(conn, answer, size)
+}
+
+// reserveOutput counts size bytes of an answer against conn's hard limit
+// before the answer counts against the server-wide budget, so that an
+// answer about to be dropped never holds budget (16 workers answering a
+// peer past its limit at once held 16 answers of it for a moment). Past
+// the limit it closes conn (once) and runs done; closed, it runs done.
+func (s *Server) reserveOutput(conn *Conn, size int64, done func()) bool {
 	q := &conn.poolOut
 	q.mu.Lock()
 	if conn.closed.Load() || q.overflowed.Load() {
 		q.mu.Unlock()
-		s.outbound.total.Add(-size)
 		done()
-		return ErrConnectionClosed
+		return false
 	}
 	if held := q.held(); held+size > int64(s.cfg.OutboundHardLimit) {
 		q.overflowed.Store(true)
 		q.mu.Unlock()
-		s.outbound.total.Add(-size)
 		done()
+		s.closeOverHardLimit(conn, held+size)
+		return false
+	}
+	q.bytes.Add(size)
+	q.mu.Unlock()
+	return true
+}
+
+// enqueueOutput queues an answer (already counted in the server-wide
+// total, chargeAnswer) for conn's event loop, or closes conn when it takes
+// it past its hard limit; its done runs once, after the write or refusal.
+// reserved is what reserveOutput counted for it (0: nothing yet).
+func (s *Server) enqueueOutput(conn *Conn, answer poolAnswer, reserved int64) error {
+	size := int64(len(answer.frame) + len(answer.body))
+	q := &conn.poolOut
+	q.mu.Lock()
+	if conn.closed.Load() || (q.overflowed.Load() && reserved == 0) {
+		q.bytes.Add(-reserved)
+		q.mu.Unlock()
+		s.unchargeAnswer(answer.frame, answer.body, answer.shared)
+		answer.done()
+		return ErrConnectionClosed
+	}
+	if held := q.held(); reserved == 0 && held+size > int64(s.cfg.OutboundHardLimit) {
+		q.overflowed.Store(true)
+		q.mu.Unlock()
+		s.unchargeAnswer(answer.frame, answer.body, answer.shared)
+		answer.done()
 		s.closeOverHardLimit(conn, held+size)
 		return ErrConnectionClosed
 	}
 	wasEmpty := len(q.items) == 0
-	q.items = append(q.items, poolAnswer{frame: frame, body: body, done: done})
-	q.bytes.Add(size)
+	q.items = append(q.items, answer)
+	q.bytes.Add(size - reserved)
 	q.mu.Unlock()
 	conn.touch(time.Now())
 	s.listHolding(conn)
@@ -100,6 +189,22 @@ func (s *Server) queuePoolAnswer(conn *Conn, request, response *Command, frame, 
 		_ = conn.gnetConn.Wake(nil)
 	}
 	return nil
+}
+
+// fitBudget counts a worker's answer against the server-wide budget, or
+// past it replaces the answer by a SYSTEM_BUSY one, counted too (a small
+// answer, bounded by the connection's hard limit); it returns what to
+// queue (done left to the caller).
+func (s *Server) fitBudget(conn *Conn, request *Command, frame, body []byte) poolAnswer {
+	if key, ok := s.chargeAnswer(frame, body, true); ok {
+		return poolAnswer{frame: frame, body: body, shared: key}
+	}
+	s.outbound.budgetRefused.Add(1)
+	refusal := s.busy(conn, request, "", "outbound memory budget reached, answering SYSTEM_BUSY")
+	refusal.Remark = remarkOutboundBudget
+	frame = s.appendResponse(nil, conn, request, refusal)
+	s.outbound.total.Add(int64(len(frame)))
+	return poolAnswer{frame: frame}
 }
 
 // takeBudget counts size against the server-wide outbound budget, false
@@ -123,36 +228,65 @@ func (s *Server) closeOverHardLimit(conn *Conn, held int64) {
 	_ = conn.Close()
 }
 
-// drainPoolAnswers writes conn's queued worker answers while gnet's output
-// buffer is under the soft limit (all of them while the server drains, so
-// that a shutdown never waits for a peer that does not read). It runs on
-// the event loop.
-func (s *Server) drainPoolAnswers(conn *Conn, gnetConn gnet.Conn) {
+// drainPoolAnswers gives gnet conn's queued answers, outboundFeedChunk at
+// a time, while gnet's output buffer holds less than that (all of them at
+// once while the server drains, so that a shutdown never waits for a peer
+// that does not read); it reports whether it gave any. It runs on the
+// event loop.
+func (s *Server) drainPoolAnswers(conn *Conn, gnetConn gnet.Conn) (gave bool) {
 	q := &conn.poolOut
-	for {
-		if s.state.Load() == stateRunning && gnetConn.OutboundBuffered() >= s.cfg.OutboundSoftLimit {
-			return
-		}
+	limit := outboundFeedChunk
+	if s.state.Load() != stateRunning {
+		limit = int(^uint(0) >> 1)
+	}
+	for limit > outboundFeedChunk || gnetConn.OutboundBuffered() < outboundFeedChunk {
 		q.mu.Lock()
 		if len(q.items) == 0 {
 			q.mu.Unlock()
-			return
+			return gave
 		}
-		next := q.items[0]
-		q.items[0] = poolAnswer{}
-		q.items = q.items[1:]
-		size := int64(len(next.frame) + len(next.body))
-		q.bytes.Add(-size)
+		iov, n, whole := q.items[0].take(limit)
+		head := q.items[0]
+		if whole {
+			q.items[0] = poolAnswer{}
+			q.items = q.items[1:]
+		}
+		q.bytes.Add(-int64(n))
 		q.mu.Unlock()
-		s.outbound.total.Add(-size)
-		if next.body == nil {
-			s.writeOut(conn, gnetConn, next.frame, nil)
+		q.partial = !whole
+		if len(iov) == 1 {
+			s.writeOut(conn, gnetConn, iov[0], nil)
 		} else {
-			s.writeOut(conn, gnetConn, next.frame, next.body)
+			s.writeOut(conn, gnetConn, iov[0], iov[1])
 		}
+		gave = true
 		s.noteBuffered(conn, gnetConn)
-		next.done()
+		if whole {
+			s.unchargeAnswer(head.frame, head.body, head.shared)
+			head.done()
+		}
 	}
+	return gave
+}
+
+// queueLoopAnswer queues an answer built on the event loop whose body is
+// large and shared (a cached list), behind conn's other queued answers, so
+// that gnet is given it a chunk at a time too; what the loop collected
+// before it (out) goes out first. header is copied: it lives in the loop's
+// buffer. It runs on the event loop.
+func (s *Server) queueLoopAnswer(conn *Conn, gnetConn gnet.Conn, out, header, body []byte) {
+	if len(out) > 0 {
+		s.writeOut(conn, gnetConn, out, nil)
+	}
+	header = bytes.Clone(header)
+	key, _ := s.chargeAnswer(header, body, false) // counted, not refused: the peer's own request, bounded by its soft limit
+	q := &conn.poolOut
+	q.mu.Lock()
+	q.items = append(q.items, poolAnswer{frame: header, body: body, shared: key, done: func() {}})
+	q.bytes.Add(int64(len(header) + len(body)))
+	q.mu.Unlock()
+	s.listHolding(conn)
+	s.drainPoolAnswers(conn, gnetConn)
 }
 
 // noteBuffered updates conn's mirror of gnet's output buffer and the
@@ -191,12 +325,18 @@ func (s *Server) listHolding(conn *Conn) {
 func (s *Server) dropPoolAnswers(conn *Conn) {
 	q := &conn.poolOut
 	q.mu.Lock()
-	items, bytes := q.items, q.bytes.Swap(0)
+	items := q.items
 	q.items = nil
+	var remaining int64 // what the items still count; reservations of answers in the making are their owners' to undo
+	for _, item := range items {
+		remaining += int64(len(item.frame) + len(item.body) - item.sent)
+	}
+	q.bytes.Add(-remaining)
 	q.mu.Unlock()
-	s.outbound.total.Add(-bytes - q.buffered.Swap(0))
+	s.outbound.total.Add(-q.buffered.Swap(0))
 	s.outbound.holding.Delete(conn.id)
 	for _, item := range items {
+		s.unchargeAnswer(item.frame, item.body, item.shared)
 		item.done()
 	}
 }
@@ -204,9 +344,12 @@ func (s *Server) dropPoolAnswers(conn *Conn) {
 // wakeHolding asks the loop of every connection holding output to look at
 // it again: gnet calls no handler when a peer reads, and the mirror of its
 // buffer, which the budget counts, must follow.
-func (s *Server) wakeHolding() {
+func (s *Server) wakeHolding(now int64) {
 	s.outbound.holding.Range(func(_, value any) bool {
 		conn := value.(*Conn)
+		if conn.poolOut.wakeAfter.Load() > now {
+			return true // stuck: looked at less often (paceWakes)
+		}
 		conn.poolOut.wake.Store(true)
 		_ = conn.gnetConn.Wake(nil)
 		return true

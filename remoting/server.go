@@ -341,5 +341,11 @@ func (s *Server) Send(conn *Conn, cmd *Command) error {
 	if err != nil {
 		return fmt.Errorf("send to %s: %w", conn, err)
 	}
-	return conn.asyncWrite(frame, nil, func() {})
+	if conn.loop == nil {
+		return conn.asyncWrite(frame, nil, func() {})
+	}
+	// through the connection's queue, never into the middle of an answer
+	// being handed to gnet a chunk at a time (pool_answers.go)
+	s.outbound.total.Add(int64(len(frame)))
+	return s.enqueueOutput(conn, poolAnswer{frame: frame, done: func() {}}, 0)
 }

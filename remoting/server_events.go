@@ -118,7 +118,7 @@ func (h *eventHandler) OnTraffic(gnetConn gnet.Conn) gnet.Action {
 	if (!conn.outputPaused && !wokenForOutput) || gnetConn.InboundBuffered() != conn.heldInbound {
 		conn.touch(now)
 	}
-	s.drainPoolAnswers(conn, gnetConn)
+	gave := s.drainPoolAnswers(conn, gnetConn)
 	s.releasePartial(conn) // counted again below, once this read is taken
 	out := conn.outBuffer[:0]
 	action := gnet.None
@@ -139,9 +139,14 @@ func (h *eventHandler) OnTraffic(gnetConn gnet.Conn) gnet.Action {
 			break
 		}
 		var body []byte
+		collected := len(out)
 		if out, body = s.dispatch(conn, request, out); body != nil {
 			// a large shared body goes out behind what is collected, uncopied
-			s.writeOut(conn, gnetConn, out, body)
+			if conn.loop != nil {
+				s.queueLoopAnswer(conn, gnetConn, out[:collected], out[collected:], body)
+			} else {
+				s.writeOut(conn, gnetConn, out, body)
+			}
 			out = out[:0]
 		}
 	}
@@ -163,6 +168,8 @@ func (h *eventHandler) OnTraffic(gnetConn gnet.Conn) gnet.Action {
 		if err := s.holdPartial(conn, gnetConn); err != nil {
 			s.logBadInput(conn, err)
 			action = gnet.Close
+		} else {
+			s.followReadInterest(conn, gnetConn, gave)
 		}
 	}
 	conn.heldInbound = gnetConn.InboundBuffered()
@@ -173,6 +180,7 @@ func (h *eventHandler) OnTraffic(gnetConn gnet.Conn) gnet.Action {
 // writeOut writes the answers collected in out, then body if there is one,
 // in one system call; gnet keeps what the socket does not take.
 func (s *Server) writeOut(conn *Conn, gnetConn gnet.Conn, out, body []byte) {
+	conn.poolOut.written += int64(len(out) + len(body))
 	var err error
 	if body == nil {
 		_, err = gnetConn.Write(out)
@@ -236,9 +244,9 @@ func (h *eventHandler) OnTick() (time.Duration, gnet.Action) {
 	// must not wait for the idle scan's period (up to a second).
 	period := min(s.scanPeriod(), resumePollPeriod)
 	if s.outbound.npaused.Load() > 0 {
-		s.wakePaused()
+		s.wakePaused(now.UnixNano())
 	}
-	s.wakeHolding()
+	s.wakeHolding(now.UnixNano())
 	if now.UnixNano() < s.outbound.nextIdleScan.Load() {
 		return period, gnet.None
 	}

@@ -17,7 +17,7 @@ type ConnCounts struct {
 	Open           int64  // connections open now (the one count of open connections)
 	Max            int64  // the connection cap in effect (maxConnections, or less under the file limit)
 	Refused        uint64 // connections closed at once for being past the cap
-	OutboundPauses uint64 // times a connection was left unread because its peer did not read its answers
+	OutboundPauses uint64 // times a connection was left unread until its answers were written
 	OutboundClosed uint64 // connections closed for holding more than connectionOutboundHardLimit
 	OutboundHeld   int64  // answer bytes all connections hold unwritten now, against outboundMemoryLimit
 	OutboundBusy   uint64 // worker answers replaced by SYSTEM_BUSY for outboundMemoryLimit
@@ -73,7 +73,7 @@ func (m *Metrics) registerWired(f factory, src Sources) {
 		refused: desc("connections_refused_total", "Connections closed at once for being past maxConnections."),
 		max:     desc("connections_max", "The connection cap in effect (maxConnections, or less when the open file limit leaves less room)."),
 		pauses: desc("outbound_pauses_total",
-			"Times a connection's requests were left unread because its peer did not read its answers (connectionOutboundSoftLimit)."),
+			"Times a connection's requests and socket were left unread until its answers were written: past connectionOutboundSoftLimit, while a large answer was handed out, or after a full pool's refusal."),
 		closed: desc("outbound_closed_connections_total", "Connections closed for holding more than connectionOutboundHardLimit of unread answers."),
 		held:   desc("outbound_held_bytes", "Answer bytes all connections hold unwritten now (worker answers queued and output buffers), against outboundMemoryLimit."),
 		busy:   desc("outbound_budget_refusals_total", "Worker answers replaced by SYSTEM_BUSY because all connections together held outboundMemoryLimit."),

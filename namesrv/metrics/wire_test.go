@@ -54,7 +54,7 @@ rocketmq_namesrv_notifications_total{result="skipped"} 3
 # HELP rocketmq_namesrv_outbound_closed_connections_total Connections closed for holding more than connectionOutboundHardLimit of unread answers.
 # TYPE rocketmq_namesrv_outbound_closed_connections_total counter
 rocketmq_namesrv_outbound_closed_connections_total 1
-# HELP rocketmq_namesrv_outbound_pauses_total Times a connection's requests were left unread because its peer did not read its answers (connectionOutboundSoftLimit).
+# HELP rocketmq_namesrv_outbound_pauses_total Times a connection's requests and socket were left unread until its answers were written: past connectionOutboundSoftLimit, while a large answer was handed out, or after a full pool's refusal.
 # TYPE rocketmq_namesrv_outbound_pauses_total counter
 rocketmq_namesrv_outbound_pauses_total 4
 `
