@@ -134,6 +134,9 @@ func TestHTTPMetricsMoveWithRequests(t *testing.T) {
 	// delta below (seen 2 runs in 25).
 	var before map[string]*dto.MetricFamily
 	eventually(t, 5*time.Second, "the start's probe connection counted", func() error {
+		if status, _, err := ns.get("/metrics"); err != nil || status != http.StatusOK {
+			return fmt.Errorf("GET /metrics: %d %v", status, err) // 503 until the KV store is loaded
+		}
 		before = ns.scrape(t)
 		if got := value(before, "rocketmq_namesrv_connections_opened_total"); got < 1 {
 			return fmt.Errorf("connections opened %v, want the probe's 1", got)
