@@ -18,6 +18,13 @@ type FastRouteQuery struct {
 	Topic                  string
 	Version                int32
 	AcceptStandardJSONOnly bool
+	// SignedKey, for a query that carries ACL credentials (AccessKey,
+	// Signature, SecurityToken), is its Command.AppendSignedKey bytes
+	// (aliasing a buffer of the event loop: valid during the call only);
+	// nil for a query without credentials.
+	SignedKey []byte
+	// Conn is the connection the query came on.
+	Conn *Conn
 }
 
 // FastRouteHandler appends the body of a route query's SUCCESS answer to
@@ -30,7 +37,9 @@ type FastRouteHandler func(q FastRouteQuery, dst []byte) (body []byte, ok bool)
 // header, JSON or binary (ROCKETMQ), holds nothing but code, flag 0,
 // language, opaque, version, remark, serializeTypeCurrentRPC and the ext
 // fields topic and acceptStandardJsonOnly (what the Java and the Go clients
-// send, a JSON header's keys in any order). For those the event loop reads
+// send, a JSON header's keys in any order), with or without the ACL
+// credentials AccessKey, Signature and SecurityToken (which h then checks:
+// FastRouteQuery.SignedKey). For those the event loop reads
 // the header straight from the frame, without a map or a Command, and
 // writes the answer frame in place behind the other answers of the same
 // read, from a header encoded once with only the opaque written: the same
@@ -163,6 +172,8 @@ func (s *Server) fastFrame(conn *Conn, gnetConn gnet.Conn, out []byte, clock *in
 		if !isRoute {
 			return out, false
 		}
+		q.Conn = conn
+		q.SignedKey = header.signedKey(conn.loop.keyScratch(), nil)
 		start := len(out)
 		out = appendAnswerHeader(out, answerHead, header.opaque)
 		bodyStart := len(out)
@@ -416,7 +427,7 @@ func plainFlag(flag int32) bool { return flag == 0 || flag == flagOneway }
 func (h *fastHeader) routeQuery() (FastRouteQuery, bool) {
 	q := FastRouteQuery{Version: h.version}
 	topic, ok := h.ext.get("topic")
-	if h.code != GET_ROUTEINFO_BY_TOPIC || h.flag != 0 || !ok || len(topic) == 0 || !h.ext.only("topic", "acceptStandardJsonOnly") {
+	if h.code != GET_ROUTEINFO_BY_TOPIC || h.flag != 0 || !ok || len(topic) == 0 || !h.ext.only("topic", "acceptStandardJsonOnly", "AccessKey", "Signature", "SecurityToken") {
 		return q, false
 	}
 	q.Topic = aliasString(topic)
@@ -471,8 +482,10 @@ func (h *fastHeader) heartbeat() (cluster, addr string, ok bool) {
 	return aliasString(c), aliasString(a), true
 }
 
-// maxFastExtFields bounds the ext fields a fast-path header may carry.
-const maxFastExtFields = 4
+// maxFastExtFields bounds the ext fields a fast-path header may carry: a
+// signed route query's five (topic, acceptStandardJsonOnly and the three
+// ACL credentials).
+const maxFastExtFields = 5
 
 // fastExtFields are a header's ext fields, as read: keys and (unescaped)
 // values alias the frame or a fresh buffer.

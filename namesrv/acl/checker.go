@@ -123,6 +123,17 @@ func (c *Checker) Check(class Class, ext map[string]string, body []byte, remote 
 	return c.authorize(class, account, remote)
 }
 
+// Epoch numbers the accounts in force: it moves on every load, and a
+// Verified memo read under an older one is empty. Read it before Check to
+// remember an admission: loadData puts the accounts in force before it
+// moves the epoch, so an admission kept under an epoch was decided with
+// that epoch's accounts or newer ones, and a newer epoch drops it.
+func (c *Checker) Epoch() uint64 { return c.reloads.loads.Load() }
+
+// AnonymousRouteReads says whether unsigned route reads are admitted with
+// ACL on (aclAnonymousRouteRead), which the fast path then answers.
+func (c *Checker) AnonymousRouteReads() bool { return c.opts.AnonymousRouteRead }
+
 // CheckBasic decides a request that presents an account's keys in the clear
 // (HTTP Basic on the side port): the secret is compared in constant time;
 // admin asks for an admin account; wrong secrets are paced per source
