@@ -21,7 +21,8 @@ import (
 //
 // One memo per event loop, used by that loop only (no lock). Route queries
 // are not remembered by their bytes (clients ask for many topics) but by
-// their layout, with the topic a hole like the opaque (fast_route_memo.go).
+// their layout, with the topic a hole like the opaque (fast_route_memo.go);
+// but a signed one, whose signature changes with its topic, by its bytes.
 type fastHeaderMemo struct {
 	seed    maphash.Seed
 	entries [fastHeaderMemoSize]fastMemoEntry
@@ -47,6 +48,9 @@ type fastMemoEntry struct {
 	hash           uint64
 	prefix, suffix []byte
 	header         fastHeader
+	// signed holds the header's signed key, for a route query that carries
+	// ACL credentials (header.signed aliases it).
+	signed []byte
 }
 
 func newFastHeaderMemo() *fastHeaderMemo { return &fastHeaderMemo{seed: maphash.MakeSeed()} }
@@ -86,25 +90,50 @@ func (m *fastHeaderMemo) scanBroker(data []byte, into *fastHeader) (ok bool) {
 		*into, ok = scanFastHeader(data)
 		return ok
 	}
-	start, end, found := javaOpaqueSpan(data)
-	var hash uint64
-	if found {
-		hash = maphash.Bytes(m.seed, data[:start])
-		e := &m.entries[hash%fastHeaderMemoSize]
-		if e.hash == hash && e.prefix != nil && bytes.Equal(e.prefix, data[:start]) && bytes.Equal(e.suffix, data[end:]) {
-			s := jsonScanner{data: data, pos: start}
-			if opaque, ok := s.plainInt32(); ok && s.pos == end {
-				*into = e.header
-				into.opaque = opaque
-				return true
-			}
-		}
+	return m.scanExact(data, into)
+}
+
+// scanExact is scanFastHeader through the memo's entries: a header equal
+// to one remembered but for its opaque takes that one's scan.
+func (m *fastHeaderMemo) scanExact(data []byte, into *fastHeader) (ok bool) {
+	if m.lookupExact(data, into) {
+		return true
 	}
-	*into, ok = scanFastHeader(data)
-	if ok && found && into.opaqueStart == start && into.opaqueEnd == end {
-		m.entries[hash%fastHeaderMemoSize].remember(hash, data, into)
+	if *into, ok = scanFastHeader(data); ok {
+		m.rememberExact(data, into)
 	}
 	return ok
+}
+
+// lookupExact reads data into into when the memo holds a header equal to
+// it but for its opaque.
+func (m *fastHeaderMemo) lookupExact(data []byte, into *fastHeader) bool {
+	start, end, found := javaOpaqueSpan(data)
+	if !found {
+		return false
+	}
+	hash := maphash.Bytes(m.seed, data[:start])
+	e := &m.entries[hash%fastHeaderMemoSize]
+	if e.hash != hash || e.prefix == nil || !bytes.Equal(e.prefix, data[:start]) || !bytes.Equal(e.suffix, data[end:]) {
+		return false
+	}
+	s := jsonScanner{data: data, pos: start}
+	opaque, ok := s.plainInt32()
+	if !ok || s.pos != end {
+		return false
+	}
+	*into = e.header
+	into.opaque = opaque
+	return true
+}
+
+// rememberExact keeps h, the scan of data, when data is in Java's layout.
+func (m *fastHeaderMemo) rememberExact(data []byte, h *fastHeader) {
+	start, end, found := javaOpaqueSpan(data)
+	if found && h.opaqueStart == start && h.opaqueEnd == end {
+		hash := maphash.Bytes(m.seed, data[:start])
+		m.entries[hash%fastHeaderMemoSize].remember(hash, data, h)
+	}
 }
 
 // javaOpaqueSpan finds the digits of the opaque of a header in Java's layout
@@ -160,6 +189,10 @@ func (e *fastMemoEntry) remember(hash uint64, data []byte, h *fastHeader) {
 		id.cluster, id.addr, id.ok = kept.brokerIdentity()
 	}
 	id.code = kept.code // set after the lookups, which read a known identity first
+	if kept.code == GET_ROUTEINFO_BY_TOPIC {
+		e.signed = kept.signedKey(e.signed, nil)
+		kept.signed, kept.signedKnown = e.signed, true
+	}
 	e.hash, e.header = hash, kept
 }
 

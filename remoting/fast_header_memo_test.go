@@ -42,6 +42,9 @@ func sameHeader(t *testing.T, data []byte, got fastHeader, gotOK bool) {
 			t.Fatalf("%s: memo ext %q=%q, scan %q=%q", data, got.ext.keys[i], got.ext.value[i], want.ext.keys[i], want.ext.value[i])
 		}
 	}
+	if gotKey, wantKey := got.signedKeyIn(nil), want.signedKey(nil, nil); string(gotKey) != string(wantKey) {
+		t.Fatalf("%s: memo signed key %q, scan %q", data, gotKey, wantKey)
+	}
 	type identity struct {
 		cluster, addr string
 		ok            bool

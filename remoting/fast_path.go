@@ -173,7 +173,7 @@ func (s *Server) fastFrame(conn *Conn, gnetConn gnet.Conn, out []byte, clock *in
 			return out, false
 		}
 		q.Conn = conn
-		q.SignedKey = header.signedKey(conn.loop.keyScratch(), nil)
+		q.SignedKey = header.signedKeyIn(conn.loop.keyScratch())
 		start := len(out)
 		out = appendAnswerHeader(out, answerHead, header.opaque)
 		bodyStart := len(out)
@@ -260,6 +260,10 @@ type fastHeader struct {
 	// identity is the broker that heartbeat or brokerIdentity finds for a
 	// header of code identity.code, when the memo found it already.
 	identity knownIdentity
+	// signed is the signed key of a bodiless request (signedKey), when
+	// signedKnown says the memo built it already (nil: no credentials).
+	signed      []byte
+	signedKnown bool
 }
 
 // knownIdentity is a broker identity found once for a remembered header.

@@ -24,13 +24,35 @@ func isCredentialKey(key []byte) bool {
 type extPair struct{ key, value []byte }
 
 // appendSignedKey appends the bytes an access check of a signed request
-// depends on: the code, every ext field (the credentials among them) in
-// key order, each name and value behind its length, then the body. Unlike
+// depends on: the Signature's value, the code, every other ext field (the
+// other credentials among them) in key order, each name and value behind
+// its length, then the body. Unlike
 // the signature's content it keeps the field boundaries and the code, so
 // two requests with the same key are the same request but for their opaque
 // and the header fields no check reads. pairs is sorted in place.
+//
+// The Signature comes first (then the code and the other fields in key
+// order): keys of one client's requests share their other leading bytes,
+// and a memo's lookup then tells them apart at the first word.
 func appendSignedKey(dst []byte, code int32, pairs []extPair, body []byte) []byte {
-	slices.SortFunc(pairs, func(a, b extPair) int { return compareBytes(a.key, b.key) })
+	slices.SortFunc(pairs, func(a, b extPair) int {
+		aSig, bSig := string(a.key) == credentialKeys[1], string(b.key) == credentialKeys[1]
+		switch {
+		case aSig != bSig && aSig:
+			return -1
+		case aSig != bSig:
+			return 1
+		}
+		return compareBytes(a.key, b.key)
+	})
+	if len(pairs) > 0 && string(pairs[0].key) == credentialKeys[1] {
+		dst = append(dst, 1) // a signature, its length and value
+		dst = binary.AppendUvarint(dst, uint64(len(pairs[0].value)))
+		dst = append(dst, pairs[0].value...)
+		pairs = pairs[1:]
+	} else {
+		dst = append(dst, 0) // none
+	}
 	dst = binary.BigEndian.AppendUint32(dst, uint32(code))
 	for _, p := range pairs {
 		dst = binary.AppendUvarint(dst, uint64(len(p.key)))
@@ -62,6 +84,16 @@ func (c *Command) AppendSignedKey(dst []byte) []byte {
 		pairs = append(pairs, extPair{key: []byte(k), value: []byte(v)})
 	}
 	return appendSignedKey(dst, c.Code, pairs, c.Body)
+}
+
+// signedKeyIn is the signed key of a bodiless fast-path header h: the one
+// its memo entry kept, or else built in scratch[:0]; nil when h carries no
+// credentials.
+func (h *fastHeader) signedKeyIn(scratch []byte) []byte {
+	if h.signedKnown {
+		return h.signed
+	}
+	return h.signedKey(scratch, nil)
 }
 
 // signedKey is the signed key of a fast-path header h carrying
