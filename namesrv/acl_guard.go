@@ -67,7 +67,7 @@ func (ns *NameServer) guarded(spec handlerSpec) remoting.Handler {
 }
 
 // checkRequest is the checker's Check of req, through conn's memo of the
-// signed requests admitted on it: a signed request whose key (code, ext
+// signed requests admitted on it: a signed request whose digest (code, ext
 // fields, body) was admitted on conn under the accounts in force is
 // admitted without its HMAC; one admitted by Check is remembered. A denial
 // is never remembered, so it is checked (and counted, and logged) every
@@ -75,17 +75,17 @@ func (ns *NameServer) guarded(spec handlerSpec) remoting.Handler {
 func (ns *NameServer) checkRequest(class acl.Class, conn *remoting.Conn, req *remoting.Command) *acl.Denial {
 	_, hasKey := req.ExtFields[aclsign.AccessKey]
 	_, hasSignature := req.ExtFields[aclsign.Signature]
-	if !hasKey && !hasSignature || len(req.Body) > acl.VerifiedKeyMax {
+	if !hasKey && !hasSignature || len(req.Body) > acl.VerifiedBodyMax {
 		return ns.acl.Check(class, req.ExtFields, req.Body, remoteAddr(conn))
 	}
 	memo, epoch := verifiedMemo(conn), ns.acl.Epoch()
-	key := req.AppendSignedKey(make([]byte, 0, 256))
-	if memo.Allowed(epoch, key) {
+	digest := req.SignedDigest()
+	if memo.Allowed(epoch, digest) {
 		return nil
 	}
 	denial := ns.acl.Check(class, req.ExtFields, req.Body, remoteAddr(conn))
 	if denial == nil {
-		memo.Remember(epoch, key)
+		memo.Remember(epoch, digest)
 	}
 	return denial
 }
@@ -96,10 +96,10 @@ func (ns *NameServer) checkRequest(class acl.Class, conn *remoting.Conn, req *re
 // the accounts in force (a first one, and every one the memo does not
 // hold, goes to the normal path, which checks and remembers it).
 func (ns *NameServer) fastRouteAdmitted(q remoting.FastRouteQuery) bool {
-	if q.SignedKey == nil {
+	if !q.Signed {
 		return ns.acl.AnonymousRouteReads()
 	}
-	return verifiedMemo(q.Conn).Allowed(ns.acl.Epoch(), q.SignedKey)
+	return verifiedMemo(q.Conn).Allowed(ns.acl.Epoch(), q.Digest)
 }
 
 // verifiedMemo is conn's memo of admitted signed requests.

@@ -48,9 +48,6 @@ type fastMemoEntry struct {
 	hash           uint64
 	prefix, suffix []byte
 	header         fastHeader
-	// signed holds the header's signed key, for a route query that carries
-	// ACL credentials (header.signed aliases it).
-	signed []byte
 }
 
 func newFastHeaderMemo() *fastHeaderMemo { return &fastHeaderMemo{seed: maphash.MakeSeed()} }
@@ -190,8 +187,9 @@ func (e *fastMemoEntry) remember(hash uint64, data []byte, h *fastHeader) {
 	}
 	id.code = kept.code // set after the lookups, which read a known identity first
 	if kept.code == GET_ROUTEINFO_BY_TOPIC {
-		e.signed = kept.signedKey(e.signed, nil)
-		kept.signed, kept.signedKnown = e.signed, true
+		// a signed route query's digest, found once for all its repeats
+		kept.signed, kept.hasSigned = kept.signedDigest(nil)
+		kept.signedKnown = true
 	}
 	e.hash, e.header = hash, kept
 }

@@ -1,6 +1,7 @@
 package remoting
 
 import (
+	"crypto/sha256"
 	"fmt"
 	"hash/maphash"
 	"strconv"
@@ -42,8 +43,9 @@ func sameHeader(t *testing.T, data []byte, got fastHeader, gotOK bool) {
 			t.Fatalf("%s: memo ext %q=%q, scan %q=%q", data, got.ext.keys[i], got.ext.value[i], want.ext.keys[i], want.ext.value[i])
 		}
 	}
-	if gotKey, wantKey := got.signedKeyIn(nil), want.signedKey(nil, nil); string(gotKey) != string(wantKey) {
-		t.Fatalf("%s: memo signed key %q, scan %q", data, gotKey, wantKey)
+	if gotDigest, gotSigned := got.signedDigest(nil); gotSigned != (want.signedKey(nil, nil) != nil) ||
+		gotSigned && gotDigest != sha256.Sum256(want.signedKey(nil, nil)) {
+		t.Fatalf("%s: memo signed %v %x, scan's key %q", data, gotSigned, gotDigest, want.signedKey(nil, nil))
 	}
 	type identity struct {
 		cluster, addr string

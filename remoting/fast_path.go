@@ -18,11 +18,10 @@ type FastRouteQuery struct {
 	Topic                  string
 	Version                int32
 	AcceptStandardJSONOnly bool
-	// SignedKey, for a query that carries ACL credentials (AccessKey,
-	// Signature, SecurityToken), is its Command.AppendSignedKey bytes
-	// (aliasing a buffer of the event loop: valid during the call only);
-	// nil for a query without credentials.
-	SignedKey []byte
+	// Signed says the query carries ACL credentials (AccessKey, Signature,
+	// SecurityToken); Digest is then its Command.SignedDigest.
+	Signed bool
+	Digest SignedDigest
 	// Conn is the connection the query came on.
 	Conn *Conn
 }
@@ -39,7 +38,7 @@ type FastRouteHandler func(q FastRouteQuery, dst []byte) (body []byte, ok bool)
 // fields topic and acceptStandardJsonOnly (what the Java and the Go clients
 // send, a JSON header's keys in any order), with or without the ACL
 // credentials AccessKey, Signature and SecurityToken (which h then checks:
-// FastRouteQuery.SignedKey). For those the event loop reads
+// FastRouteQuery.Signed). For those the event loop reads
 // the header straight from the frame, without a map or a Command, and
 // writes the answer frame in place behind the other answers of the same
 // read, from a header encoded once with only the opaque written: the same
@@ -173,7 +172,7 @@ func (s *Server) fastFrame(conn *Conn, gnetConn gnet.Conn, out []byte, clock *in
 			return out, false
 		}
 		q.Conn = conn
-		q.SignedKey = header.signedKeyIn(conn.loop.keyScratch())
+		q.Digest, q.Signed = header.signedDigest(conn.loop.keyScratch())
 		start := len(out)
 		out = appendAnswerHeader(out, answerHead, header.opaque)
 		bodyStart := len(out)
@@ -260,10 +259,11 @@ type fastHeader struct {
 	// identity is the broker that heartbeat or brokerIdentity finds for a
 	// header of code identity.code, when the memo found it already.
 	identity knownIdentity
-	// signed is the signed key of a bodiless request (signedKey), when
-	// signedKnown says the memo built it already (nil: no credentials).
-	signed      []byte
-	signedKnown bool
+	// signed is the SignedDigest of a bodiless request and hasSigned
+	// whether it carries credentials, when signedKnown says the memo found
+	// them already.
+	signed                 SignedDigest
+	signedKnown, hasSigned bool
 }
 
 // knownIdentity is a broker identity found once for a remembered header.

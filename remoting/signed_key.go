@@ -1,9 +1,15 @@
 package remoting
 
 import (
+	"crypto/sha256"
 	"encoding/binary"
 	"slices"
 )
+
+// SignedDigest is the SHA-256 of a request's signed key (appendSignedKey):
+// what the access checker's per-connection memo of admitted requests is
+// keyed by, 32 bytes whatever the request's length.
+type SignedDigest [sha256.Size]byte
 
 // credentialKeys are the ext fields an ACL 1.0 client adds to sign a
 // request (aclsign's AccessKey, Signature, SecurityToken; remoting cannot
@@ -74,10 +80,8 @@ func compareBytes(a, b []byte) int {
 	return 0
 }
 
-// AppendSignedKey appends req's signed key (appendSignedKey) to dst: what
-// the access checker's per-connection memo of verified requests is keyed
-// by. The fast path builds the same bytes from the frame for the same
-// request (FastRouteQuery.SignedKey).
+// AppendSignedKey appends req's signed key (appendSignedKey) to dst. The
+// fast path builds the same bytes from the frame for the same request.
 func (c *Command) AppendSignedKey(dst []byte) []byte {
 	pairs := make([]extPair, 0, len(c.ExtFields))
 	for k, v := range c.ExtFields {
@@ -86,14 +90,18 @@ func (c *Command) AppendSignedKey(dst []byte) []byte {
 	return appendSignedKey(dst, c.Code, pairs, c.Body)
 }
 
-// signedKeyIn is the signed key of a bodiless fast-path header h: the one
-// its memo entry kept, or else built in scratch[:0]; nil when h carries no
-// credentials.
-func (h *fastHeader) signedKeyIn(scratch []byte) []byte {
+// signedDigest is the SignedDigest of a bodiless fast-path header h and
+// whether h carries credentials at all: the one its memo entry kept, or
+// else built in scratch.
+func (h *fastHeader) signedDigest(scratch []byte) (SignedDigest, bool) {
 	if h.signedKnown {
-		return h.signed
+		return h.signed, h.hasSigned
 	}
-	return h.signedKey(scratch, nil)
+	key := h.signedKey(scratch, nil)
+	if key == nil {
+		return SignedDigest{}, false
+	}
+	return sha256.Sum256(key), true
 }
 
 // signedKey is the signed key of a fast-path header h carrying
@@ -109,4 +117,10 @@ func (h *fastHeader) signedKey(scratch []byte, body []byte) []byte {
 		return nil
 	}
 	return appendSignedKey(scratch[:0], h.code, pairs[:h.ext.n], body)
+}
+
+// SignedDigest is the SHA-256 of req's signed key; the fast path's
+// FastRouteQuery.Digest of the same request is the same.
+func (c *Command) SignedDigest() SignedDigest {
+	return sha256.Sum256(c.AppendSignedKey(make([]byte, 0, 256)))
 }

@@ -50,12 +50,15 @@ func TestFastSignedKeyIsTheCommandsKey(t *testing.T) {
 			if !bytes.Equal(got, want) {
 				t.Fatalf("%v %s: fast key %q, command key %q", serialize, topic, got, want)
 			}
+			if digest, signed := h.signedDigest(nil); !signed || digest != cmd.SignedDigest() {
+				t.Fatalf("%v %s: fast digest %x (signed %v), command digest %x", serialize, topic, digest, signed, cmd.SignedDigest())
+			}
 		}
 	}
 	plain := NewRequest(GET_ROUTEINFO_BY_TOPIC, map[string]string{"topic": "TopicA"}, nil)
 	h, ok := scanFastHeader(headerBytes(t, plain))
-	if !ok || h.signedKey(nil, nil) != nil {
-		t.Fatalf("unsigned query: ok %v, key %q", ok, h.signedKey(nil, nil))
+	if _, signed := h.signedDigest(nil); !ok || signed || h.signedKey(nil, nil) != nil {
+		t.Fatalf("unsigned query: ok %v, signed %v, key %q", ok, signed, h.signedKey(nil, nil))
 	}
 }
 
