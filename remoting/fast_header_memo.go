@@ -26,14 +26,16 @@ import (
 type fastHeaderMemo struct {
 	seed    maphash.Seed
 	entries [fastHeaderMemoSize]fastMemoEntry
+	tick    uint64 // counts lookups found and headers kept, for fastMemoEntry.used
 	// routes are the route query layouts seen; nextRoute the slot the next
 	// one learned takes.
 	routes    [routeLayouts]routeLayout
 	nextRoute int
 }
 
-// fastHeaderMemoSize is how many headers a loop remembers (direct-mapped by
-// hash, so a broker beyond them costs one scan more, never a wrong answer),
+// fastHeaderMemoSize is how many headers a loop remembers (each in one of
+// two slots by hash, so a broker beyond them costs one scan more, never a
+// wrong answer),
 // and maxMemoHeader the longest header it keeps: a Java broker's are 200-400
 // bytes, so a loop's memo holds under 400 KiB, whatever its peers send.
 const (
@@ -46,6 +48,7 @@ const (
 // alias prefix, with the broker identity of its code found once.
 type fastMemoEntry struct {
 	hash           uint64
+	used           uint64 // the memo's tick when last found or kept
 	prefix, suffix []byte
 	header         fastHeader
 }
@@ -110,18 +113,37 @@ func (m *fastHeaderMemo) lookupExact(data []byte, into *fastHeader) bool {
 		return false
 	}
 	hash := maphash.Bytes(m.seed, data[:start])
-	e := &m.entries[hash%fastHeaderMemoSize]
-	if e.hash != hash || e.prefix == nil || !bytes.Equal(e.prefix, data[:start]) || !bytes.Equal(e.suffix, data[end:]) {
-		return false
+	first, second := memoSlots(hash)
+	e := &m.entries[first]
+	if !e.holds(hash, data[:start], data[end:]) {
+		if e = &m.entries[second]; !e.holds(hash, data[:start], data[end:]) {
+			return false
+		}
 	}
 	s := jsonScanner{data: data, pos: start}
 	opaque, ok := s.plainInt32()
 	if !ok || s.pos != end {
 		return false
 	}
+	m.tick++
+	e.used = m.tick
 	*into = e.header
 	into.opaque = opaque
 	return true
+}
+
+// holds says whether e keeps the header of hash with prefix and suffix
+// around its opaque.
+func (e *fastMemoEntry) holds(hash uint64, prefix, suffix []byte) bool {
+	return e.hash == hash && e.prefix != nil && bytes.Equal(e.prefix, prefix) && bytes.Equal(e.suffix, suffix)
+}
+
+// memoSlots are the two entries a header of hash may be kept in: two
+// choices, so that two headers of one slot do not take turns evicting each
+// other (100 signed route queries in 256 single slots collided a third of
+// the time).
+func memoSlots(hash uint64) (first, second uint64) {
+	return hash % fastHeaderMemoSize, (hash >> 32) % fastHeaderMemoSize
 }
 
 // rememberExact keeps h, the scan of data, when data is in Java's layout.
@@ -129,7 +151,14 @@ func (m *fastHeaderMemo) rememberExact(data []byte, h *fastHeader) {
 	start, end, found := javaOpaqueSpan(data)
 	if found && h.opaqueStart == start && h.opaqueEnd == end {
 		hash := maphash.Bytes(m.seed, data[:start])
-		m.entries[hash%fastHeaderMemoSize].remember(hash, data, h)
+		first, second := memoSlots(hash)
+		e := &m.entries[first]
+		if other := &m.entries[second]; e.prefix != nil && (other.prefix == nil || other.used < e.used) {
+			e = other // the first is taken and the second free or used longer ago
+		}
+		m.tick++
+		e.used = m.tick
+		e.remember(hash, data, h)
 	}
 }
 
