@@ -1,13 +1,23 @@
 package acl
 
-import "sync"
+import (
+	"encoding/binary"
+	"math/bits"
+	"sync"
+)
 
 // VerifiedEntries is how many admitted requests one connection's Verified
-// memo holds (32-byte digests: under 16 KiB with the map's own); a further
-// one empties it first (reset when full). A connection that signs more
-// distinct requests than that in turn (a client of many topics) pays the
-// signature check on those past the bound, as without the memo.
-const VerifiedEntries = 256
+// memo holds: 32-byte digests in VerifiedSets sets of verifiedWays, 8 KiB
+// in all, made on the connection's first signed request. A digest takes
+// the slot of its set's oldest entry when the set is full. A connection
+// that signs more distinct requests than that in turn (a client of many
+// topics) pays the signature check on those past the bound, as without the
+// memo.
+const (
+	VerifiedEntries = VerifiedSets * verifiedWays
+	VerifiedSets    = 64
+	verifiedWays    = 4
+)
 
 // VerifiedBodyMax is the largest body of a request the memo is used for: a
 // larger one is checked every time (digesting a large body costs what its
@@ -30,20 +40,37 @@ type Digest = [32]byte
 // connection's own. Safe for concurrent use (the event loop's fast path
 // and a worker's handler may share a connection).
 type Verified struct {
-	mu      sync.Mutex
-	epoch   uint64
-	allowed map[Digest]struct{}
+	mu    sync.Mutex
+	epoch uint64
+	// sets hold the digests (a SHA-256 is uniform: its first bytes pick the
+	// set); used has a bit per way in use, next the way a new one takes.
+	sets [VerifiedSets]struct {
+		ways       [verifiedWays]Digest
+		used, next uint8
+	}
+}
+
+// set is digest's set.
+func (v *Verified) set(digest Digest) int {
+	return int(binary.LittleEndian.Uint64(digest[:8]) % VerifiedSets)
 }
 
 // Allowed says whether digest was admitted under epoch on this connection.
 func (v *Verified) Allowed(epoch uint64, digest Digest) bool {
 	v.mu.Lock()
 	defer v.mu.Unlock()
-	if !v.current(epoch) {
-		return false
+	return v.current(epoch) && v.find(digest) >= 0
+}
+
+// find is the way of digest in its set, or -1; v.mu is held.
+func (v *Verified) find(digest Digest) int {
+	set := &v.sets[v.set(digest)]
+	for way := range verifiedWays {
+		if set.used&(1<<way) != 0 && set.ways[way] == digest {
+			return way
+		}
 	}
-	_, ok := v.allowed[digest]
-	return ok
+	return -1
 }
 
 // Remember records that digest was admitted by a check that read the
@@ -53,33 +80,32 @@ func (v *Verified) Allowed(epoch uint64, digest Digest) bool {
 func (v *Verified) Remember(epoch uint64, digest Digest) {
 	v.mu.Lock()
 	defer v.mu.Unlock()
-	if !v.current(epoch) {
+	if !v.current(epoch) || v.find(digest) >= 0 {
 		return
 	}
-	if _, ok := v.allowed[digest]; ok {
-		return
-	}
-	if len(v.allowed) >= VerifiedEntries {
-		clear(v.allowed)
-	}
-	if v.allowed == nil {
-		v.allowed = make(map[Digest]struct{})
-	}
-	v.allowed[digest] = struct{}{}
+	set := &v.sets[v.set(digest)]
+	way := set.next
+	set.ways[way] = digest
+	set.used |= 1 << way
+	set.next = (way + 1) % verifiedWays // the ways are taken in turn: the oldest goes first
 }
 
 // Len is how many admitted requests the memo holds.
 func (v *Verified) Len() int {
 	v.mu.Lock()
 	defer v.mu.Unlock()
-	return len(v.allowed)
+	n := 0
+	for i := range v.sets {
+		n += bits.OnesCount8(v.sets[i].used)
+	}
+	return n
 }
 
 // current moves the memo to epoch when that is newer (emptying it) and
 // says whether the memo is now at epoch; v.mu is held.
 func (v *Verified) current(epoch uint64) bool {
 	if epoch > v.epoch {
-		clear(v.allowed)
+		clear(v.sets[:])
 		v.epoch = epoch
 	}
 	return epoch == v.epoch
