@@ -7,15 +7,17 @@ import (
 )
 
 // VerifiedEntries is how many admitted requests one connection's Verified
-// memo holds: 32-byte digests in VerifiedSets sets of verifiedWays, 8 KiB
-// in all, made on the connection's first signed request. A digest takes
-// the slot of its set's oldest entry when the set is full. A connection
-// that signs more distinct requests than that in turn (a client of many
-// topics) pays the signature check on those past the bound, as without the
-// memo.
+// memo holds: VerifiedSets sets of verifiedWays, each entry the first 16
+// bytes of a SHA-256 (a second preimage of 128 bits is out of reach, and a
+// collision of two requests is of no use: whoever can sign one can sign
+// the other), 8 KiB in all, made on the connection's first signed
+// request. A digest takes the slot of its set's oldest entry when the set
+// is full. A connection that signs more distinct requests than the sets
+// hold (a client of several hundred topics) pays the signature check on
+// those past them, as without the memo.
 const (
 	VerifiedEntries = VerifiedSets * verifiedWays
-	VerifiedSets    = 64
+	VerifiedSets    = 128
 	verifiedWays    = 4
 )
 
@@ -42,17 +44,18 @@ type Digest = [32]byte
 type Verified struct {
 	mu    sync.Mutex
 	epoch uint64
-	// sets hold the digests (a SHA-256 is uniform: its first bytes pick the
-	// set); used has a bit per way in use, next the way a new one takes.
+	// sets hold the digests' first halves (a SHA-256 is uniform: bytes of
+	// its second half pick the set); used has a bit per way in use, next
+	// the way a new one takes.
 	sets [VerifiedSets]struct {
-		ways       [verifiedWays]Digest
+		ways       [verifiedWays][16]byte
 		used, next uint8
 	}
 }
 
 // set is digest's set.
 func (v *Verified) set(digest Digest) int {
-	return int(binary.LittleEndian.Uint64(digest[:8]) % VerifiedSets)
+	return int(binary.LittleEndian.Uint64(digest[16:24]) % VerifiedSets)
 }
 
 // Allowed says whether digest was admitted under epoch on this connection.
@@ -66,7 +69,7 @@ func (v *Verified) Allowed(epoch uint64, digest Digest) bool {
 func (v *Verified) find(digest Digest) int {
 	set := &v.sets[v.set(digest)]
 	for way := range verifiedWays {
-		if set.used&(1<<way) != 0 && set.ways[way] == digest {
+		if set.used&(1<<way) != 0 && set.ways[way] == [16]byte(digest[:16]) {
 			return way
 		}
 	}
@@ -85,7 +88,7 @@ func (v *Verified) Remember(epoch uint64, digest Digest) {
 	}
 	set := &v.sets[v.set(digest)]
 	way := set.next
-	set.ways[way] = digest
+	set.ways[way] = [16]byte(digest[:16])
 	set.used |= 1 << way
 	set.next = (way + 1) % verifiedWays // the ways are taken in turn: the oldest goes first
 }
