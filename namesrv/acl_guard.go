@@ -6,6 +6,7 @@ import (
 
 	"github.com/sirupsen/logrus"
 
+	"github.com/gonamesrv/gonamesrv/internal/aclsign"
 	"github.com/gonamesrv/gonamesrv/namesrv/acl"
 	"github.com/gonamesrv/gonamesrv/namesrv/config"
 	"github.com/gonamesrv/gonamesrv/remoting"
@@ -58,12 +59,55 @@ func (ns *NameServer) guarded(spec handlerSpec) remoting.Handler {
 			return systemError(req, fmt.Sprintf("%s takes no body; a request with a body of %d bytes is refused",
 				remoting.RequestCodeName(req.Code), len(req.Body)))
 		}
-		if denial := ns.acl.Check(class, req.ExtFields, req.Body, remoteAddr(conn)); denial != nil {
+		if denial := ns.checkRequest(class, conn, req); denial != nil {
 			return remoting.NewResponse(req, remoting.NO_PERMISSION, denial.Error())
 		}
 		return handler(conn, req)
 	}
 }
+
+// checkRequest is the checker's Check of req, through conn's memo of the
+// signed requests admitted on it: a signed request whose digest (code, ext
+// fields, body) was admitted on conn under the accounts in force is
+// admitted without its HMAC; one admitted by Check is remembered. A denial
+// is never remembered, so it is checked (and counted, and logged) every
+// time.
+func (ns *NameServer) checkRequest(class acl.Class, conn *remoting.Conn, req *remoting.Command) *acl.Denial {
+	_, hasKey := req.ExtFields[aclsign.AccessKey]
+	_, hasSignature := req.ExtFields[aclsign.Signature]
+	if !hasKey && !hasSignature || len(req.Body) > acl.VerifiedBodyMax {
+		return ns.acl.Check(class, req.ExtFields, req.Body, remoteAddr(conn))
+	}
+	memo, epoch := verifiedMemo(conn), ns.acl.Epoch()
+	digest := req.SignedDigest()
+	if memo.Allowed(epoch, digest) {
+		return nil
+	}
+	denial := ns.acl.Check(class, req.ExtFields, req.Body, remoteAddr(conn))
+	if denial == nil {
+		memo.Remember(epoch, digest)
+	}
+	return denial
+}
+
+// fastRouteAdmitted says whether the fast path may answer route query q
+// with ACL on: an unsigned one when aclAnonymousRouteRead admits it, a
+// signed one when the same request was admitted on its connection under
+// the accounts in force (a first one, and every one the memo does not
+// hold, goes to the normal path, which checks and remembers it).
+func (ns *NameServer) fastRouteAdmitted(q remoting.FastRouteQuery) bool {
+	if !q.Signed {
+		return ns.acl.AnonymousRouteReads()
+	}
+	return verifiedMemo(q.Conn).Allowed(ns.acl.Epoch(), q.Digest)
+}
+
+// verifiedMemo is conn's memo of admitted signed requests.
+func verifiedMemo(conn *remoting.Conn) *acl.Verified {
+	return conn.AccessMemo(newVerifiedMemo).(*acl.Verified)
+}
+
+func newVerifiedMemo() any { return new(acl.Verified) }
 
 // remoteAddr is the peer's IP; the zero Addr (which no pattern but `*`
 // matches) when it cannot be read.

@@ -34,14 +34,24 @@ func TestUnguardedHandlersStayBare(t *testing.T) {
 // aclServer is a NameServer with aclEnable and one admin account.
 func aclServer(t *testing.T) *testServer {
 	t.Helper()
+	s, _ := aclServerWith(t, true)
+	return s
+}
+
+// aclAccounts is aclServer's accounts file: one admin account.
+const aclAccounts = "accounts:\n  - accessKey: adminKey1\n    secretKey: adminSecret1\n    admin: true\n"
+
+// aclServerWith is aclServer with aclAnonymousRouteRead as given; it also
+// returns the accounts file's path.
+func aclServerWith(t *testing.T, anonymousRouteRead bool) (*testServer, string) {
+	t.Helper()
+	file := filepath.Join(t.TempDir(), "plain_acl.yml")
+	if err := os.WriteFile(file, []byte(aclAccounts), 0o600); err != nil {
+		t.Fatal(err)
+	}
 	return startServer(t, func(cfg *config.Config) {
-		cfg.AclEnable = true
-		cfg.AclFile = filepath.Join(t.TempDir(), "plain_acl.yml")
-		accounts := "accounts:\n  - accessKey: adminKey1\n    secretKey: adminSecret1\n    admin: true\n"
-		if err := os.WriteFile(cfg.AclFile, []byte(accounts), 0o600); err != nil {
-			t.Fatal(err)
-		}
-	})
+		cfg.AclEnable, cfg.AclFile, cfg.AclAnonymousRouteRead = true, file, anonymousRouteRead
+	}), file
 }
 
 // TestBodyRefusedBeforeSignature: a body on a code that takes none is
@@ -70,4 +80,71 @@ func TestBodyRefusedBeforeSignature(t *testing.T) {
 		t.Fatalf("signed GET_KV_CONFIG without a body: code %d %q", resp.Code, resp.Remark)
 	}
 	nstest.Register(t, signedClient(admin), nstest.BrokerB) // a code that takes a body
+}
+
+// TestSignedRouteReadsVerifiedOncePerConnection: the same signed route
+// query on one connection is verified once (then matched by its bytes, on
+// the fast path), once more on another connection, and checked afresh
+// after the accounts file reloads: an account removed is refused at once,
+// and every refusal is checked again, never remembered.
+func TestSignedRouteReadsVerifiedOncePerConnection(t *testing.T) {
+	s, file := aclServerWith(t, false)
+	admin := aclsign.Credentials{AccessKey: "adminKey1", SecretKey: "adminSecret1"}
+	signedClient := func(cred aclsign.Credentials) *remoting.Client {
+		c := remoting.NewClient(s.addr(), remoting.ClientConfig{Sign: aclsign.Signer(cred)})
+		t.Cleanup(func() { _ = c.Close() })
+		return c
+	}
+	first := signedClient(admin)
+	nstest.Register(t, first, nstest.BrokerB)
+	topic := nstest.BrokerB.TopicNames()[0]
+	checks := s.ns.ACL().SignatureChecks()
+	for range 5 {
+		data := nstest.DecodeRoute(t, nstest.RouteQuery(t, first, topic, remoting.CurrentVersion))
+		if len(data.BrokerDatas) != 1 {
+			t.Fatalf("route of %s: %+v", topic, data)
+		}
+	}
+	if n := s.ns.ACL().SignatureChecks() - checks; n != 1 {
+		t.Fatalf("5 same signed queries on one connection: %d signature checks, want 1", n)
+	}
+	other := signedClient(admin)
+	for range 3 {
+		nstest.MustCode(t, nstest.RouteQuery(t, other, topic, remoting.CurrentVersion), remoting.SUCCESS)
+	}
+	if n := s.ns.ACL().SignatureChecks() - checks; n != 2 {
+		t.Fatalf("then 3 on another connection: %d signature checks in all, want 2", n)
+	}
+	wrong := signedClient(aclsign.Credentials{AccessKey: "adminKey1", SecretKey: "notTheSecret"})
+	for range 3 {
+		nstest.MustCode(t, nstest.RouteQuery(t, wrong, topic, remoting.CurrentVersion), remoting.NO_PERMISSION)
+	}
+	if n := s.ns.ACL().Denied(acl.RouteRead, acl.SignatureMismatch); n != 3 {
+		t.Fatalf("3 wrongly signed queries: %d signature mismatches counted, want 3 (a refusal is never remembered)", n)
+	}
+	loads := s.ns.ACL().Reloads()
+	removed := "accounts:\n  - accessKey: otherKey1\n    secretKey: otherSecret1\n    admin: true\n"
+	if err := os.WriteFile(file, []byte(removed), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	eventually(t, "the accounts file reloaded", func() error {
+		if s.ns.ACL().Reloads() == loads {
+			return errStillThere
+		}
+		return nil
+	})
+	for range 3 {
+		nstest.MustCode(t, nstest.RouteQuery(t, first, topic, remoting.CurrentVersion), remoting.NO_PERMISSION)
+	}
+	// (an unknown access key is counted as a signature mismatch)
+	if n := s.ns.ACL().Denied(acl.RouteRead, acl.SignatureMismatch); n != 6 {
+		t.Fatalf("then 3 queries of the removed account: %d refusals counted in all, want 6", n)
+	}
+	unsigned := nstest.NewClient(t, s.addr())
+	for range 2 { // aclAnonymousRouteRead=false: the fast path serves no unsigned query
+		nstest.MustCode(t, nstest.RouteQuery(t, unsigned, topic, remoting.CurrentVersion), remoting.NO_PERMISSION)
+	}
+	if n := s.ns.ACL().Denied(acl.RouteRead, acl.NotSigned); n != 2 {
+		t.Fatalf("2 unsigned queries: %d refused as not signed, want 2", n)
+	}
 }

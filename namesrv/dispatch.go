@@ -118,11 +118,11 @@ func (ns *NameServer) registerHandlers() {
 		}
 		ns.server.Handle(spec.code, ns.guarded(spec), opts...)
 	}
-	// The fast path answers from the frame's bytes, before any access check:
-	// it serves a class only while that class is unguarded (ACL off).
-	if !ns.acl.Guards(aclClasses[classRouteRead]) {
-		ns.server.HandleFastRoute(ns.fastRoute)
-	}
+	// The fast path answers from the frame's bytes: route reads always (with
+	// ACL on, those fastRouteAdmitted admits), broker control only while it
+	// is unguarded (ACL off).
+	ns.routeReadGuarded = ns.acl.Guards(aclClasses[classRouteRead])
+	ns.server.HandleFastRoute(ns.fastRoute)
 	if !ns.acl.Guards(aclClasses[classBrokerCtl]) {
 		ns.server.HandleFastHeartbeat(ns.fastHeartbeat)
 		ns.server.HandleFastDataVersion(ns.fastDataVersion)

@@ -8,10 +8,14 @@ import (
 )
 
 // fastRoute is getRouteInfoByTopic for the remoting server's fast path: the
-// plain case only (the server ready, no order config to add, a known topic),
+// plain case only (the server ready, no order config to add, a known topic;
+// with ACL on, a query the checker admits without a check: fastRouteAdmitted),
 // the route's JSON appended straight into the answer frame. Anything else is
 // declined and goes to getRouteInfoByTopic, which answers it as always.
 func (ns *NameServer) fastRoute(q remoting.FastRouteQuery, dst []byte) ([]byte, bool) {
+	if ns.routeReadGuarded && !ns.fastRouteAdmitted(q) {
+		return dst, false
+	}
 	cfg := ns.settings.Get()
 	if cfg.OrderMessageEnable ||
 		cfg.NeedWaitForService && time.Since(ns.startedAt) < time.Duration(cfg.WaitSecondsForService)*time.Second {

@@ -34,7 +34,10 @@ type NameServer struct {
 	eviction   *evictionJob
 	notifier   *notifier
 	acl        *acl.Checker
-	startedAt  time.Time
+	// routeReadGuarded says route reads are checked (aclEnable): the fast
+	// path then answers only those fastRouteAdmitted admits.
+	routeReadGuarded bool
+	startedAt        time.Time
 	// warmUp is readinessWarmUpMillis, read once at start (Ready).
 	warmUp time.Duration
 	// gracefulWait is GracefulWait, read once at start (see graceful.go).

@@ -35,6 +35,9 @@ type Conn struct {
 	// idleClosing is set once the idle scan asked to close the connection.
 	idleClosing atomic.Bool
 	attached    atomic.Pointer[attachedValue]
+	// accessMemo is the access checker's memo of this connection
+	// (AccessMemo), made on first use.
+	accessMemo atomic.Pointer[attachedValue]
 	// outBuffer collects the responses of one OnTraffic callback so they go
 	// out in one write; used on the event loop only.
 	outBuffer []byte
@@ -122,6 +125,17 @@ func (c *Conn) Context() any {
 		return boxed.value
 	}
 	return nil
+}
+
+// AccessMemo returns the value the access checker keeps for this
+// connection (its memo of verified signatures), made by create on first
+// use; every caller gets the same value.
+func (c *Conn) AccessMemo(create func() any) any {
+	if boxed := c.accessMemo.Load(); boxed != nil {
+		return boxed.value
+	}
+	c.accessMemo.CompareAndSwap(nil, &attachedValue{value: create()})
+	return c.accessMemo.Load().value
 }
 
 // Close closes the connection; the server's close listeners then run once.

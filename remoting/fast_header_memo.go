@@ -21,18 +21,21 @@ import (
 //
 // One memo per event loop, used by that loop only (no lock). Route queries
 // are not remembered by their bytes (clients ask for many topics) but by
-// their layout, with the topic a hole like the opaque (fast_route_memo.go).
+// their layout, with the topic a hole like the opaque (fast_route_memo.go);
+// but a signed one, whose signature changes with its topic, by its bytes.
 type fastHeaderMemo struct {
 	seed    maphash.Seed
 	entries [fastHeaderMemoSize]fastMemoEntry
+	tick    uint64 // counts lookups found and headers kept, for fastMemoEntry.used
 	// routes are the route query layouts seen; nextRoute the slot the next
 	// one learned takes.
 	routes    [routeLayouts]routeLayout
 	nextRoute int
 }
 
-// fastHeaderMemoSize is how many headers a loop remembers (direct-mapped by
-// hash, so a broker beyond them costs one scan more, never a wrong answer),
+// fastHeaderMemoSize is how many headers a loop remembers (each in one of
+// two slots by hash, so a broker beyond them costs one scan more, never a
+// wrong answer),
 // and maxMemoHeader the longest header it keeps: a Java broker's are 200-400
 // bytes, so a loop's memo holds under 400 KiB, whatever its peers send.
 const (
@@ -45,6 +48,7 @@ const (
 // alias prefix, with the broker identity of its code found once.
 type fastMemoEntry struct {
 	hash           uint64
+	used           uint64 // the memo's tick when last found or kept
 	prefix, suffix []byte
 	header         fastHeader
 }
@@ -86,25 +90,76 @@ func (m *fastHeaderMemo) scanBroker(data []byte, into *fastHeader) (ok bool) {
 		*into, ok = scanFastHeader(data)
 		return ok
 	}
-	start, end, found := javaOpaqueSpan(data)
-	var hash uint64
-	if found {
-		hash = maphash.Bytes(m.seed, data[:start])
-		e := &m.entries[hash%fastHeaderMemoSize]
-		if e.hash == hash && e.prefix != nil && bytes.Equal(e.prefix, data[:start]) && bytes.Equal(e.suffix, data[end:]) {
-			s := jsonScanner{data: data, pos: start}
-			if opaque, ok := s.plainInt32(); ok && s.pos == end {
-				*into = e.header
-				into.opaque = opaque
-				return true
-			}
-		}
+	return m.scanExact(data, into)
+}
+
+// scanExact is scanFastHeader through the memo's entries: a header equal
+// to one remembered but for its opaque takes that one's scan.
+func (m *fastHeaderMemo) scanExact(data []byte, into *fastHeader) (ok bool) {
+	if m.lookupExact(data, into) {
+		return true
 	}
-	*into, ok = scanFastHeader(data)
-	if ok && found && into.opaqueStart == start && into.opaqueEnd == end {
-		m.entries[hash%fastHeaderMemoSize].remember(hash, data, into)
+	if *into, ok = scanFastHeader(data); ok {
+		m.rememberExact(data, into)
 	}
 	return ok
+}
+
+// lookupExact reads data into into when the memo holds a header equal to
+// it but for its opaque.
+func (m *fastHeaderMemo) lookupExact(data []byte, into *fastHeader) bool {
+	start, end, found := javaOpaqueSpan(data)
+	if !found {
+		return false
+	}
+	hash := maphash.Bytes(m.seed, data[:start])
+	first, second := memoSlots(hash)
+	e := &m.entries[first]
+	if !e.holds(hash, data[:start], data[end:]) {
+		if e = &m.entries[second]; !e.holds(hash, data[:start], data[end:]) {
+			return false
+		}
+	}
+	s := jsonScanner{data: data, pos: start}
+	opaque, ok := s.plainInt32()
+	if !ok || s.pos != end {
+		return false
+	}
+	m.tick++
+	e.used = m.tick
+	*into = e.header
+	into.opaque = opaque
+	return true
+}
+
+// holds says whether e keeps the header of hash with prefix and suffix
+// around its opaque.
+func (e *fastMemoEntry) holds(hash uint64, prefix, suffix []byte) bool {
+	return e.hash == hash && e.prefix != nil && bytes.Equal(e.prefix, prefix) && bytes.Equal(e.suffix, suffix)
+}
+
+// memoSlots are the two entries a header of hash may be kept in: two
+// choices, so that two headers of one slot do not take turns evicting each
+// other (100 signed route queries in 256 single slots collided a third of
+// the time).
+func memoSlots(hash uint64) (first, second uint64) {
+	return hash % fastHeaderMemoSize, (hash >> 32) % fastHeaderMemoSize
+}
+
+// rememberExact keeps h, the scan of data, when data is in Java's layout.
+func (m *fastHeaderMemo) rememberExact(data []byte, h *fastHeader) {
+	start, end, found := javaOpaqueSpan(data)
+	if found && h.opaqueStart == start && h.opaqueEnd == end {
+		hash := maphash.Bytes(m.seed, data[:start])
+		first, second := memoSlots(hash)
+		e := &m.entries[first]
+		if other := &m.entries[second]; e.prefix != nil && (other.prefix == nil || other.used < e.used) {
+			e = other // the first is taken and the second free or used longer ago
+		}
+		m.tick++
+		e.used = m.tick
+		e.remember(hash, data, h)
+	}
 }
 
 // javaOpaqueSpan finds the digits of the opaque of a header in Java's layout
@@ -160,6 +215,11 @@ func (e *fastMemoEntry) remember(hash uint64, data []byte, h *fastHeader) {
 		id.cluster, id.addr, id.ok = kept.brokerIdentity()
 	}
 	id.code = kept.code // set after the lookups, which read a known identity first
+	if kept.code == GET_ROUTEINFO_BY_TOPIC {
+		// a signed route query's digest, found once for all its repeats
+		kept.signed, kept.hasSigned = kept.signedDigest(nil)
+		kept.signedKnown = true
+	}
 	e.hash, e.header = hash, kept
 }
 

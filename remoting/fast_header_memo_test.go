@@ -1,6 +1,7 @@
 package remoting
 
 import (
+	"crypto/sha256"
 	"fmt"
 	"hash/maphash"
 	"strconv"
@@ -41,6 +42,10 @@ func sameHeader(t *testing.T, data []byte, got fastHeader, gotOK bool) {
 		if string(got.ext.keys[i]) != string(want.ext.keys[i]) || string(got.ext.value[i]) != string(want.ext.value[i]) {
 			t.Fatalf("%s: memo ext %q=%q, scan %q=%q", data, got.ext.keys[i], got.ext.value[i], want.ext.keys[i], want.ext.value[i])
 		}
+	}
+	if gotDigest, gotSigned := got.signedDigest(nil); gotSigned != (want.signedKey(nil, nil) != nil) ||
+		gotSigned && gotDigest != sha256.Sum256(want.signedKey(nil, nil)) {
+		t.Fatalf("%s: memo signed %v %x, scan's key %q", data, gotSigned, gotDigest, want.signedKey(nil, nil))
 	}
 	type identity struct {
 		cluster, addr string
@@ -91,7 +96,7 @@ func TestHeaderMemoAnswersWhatTheScanWouldWithEveryOpaque(t *testing.T) {
 }
 
 func TestHeaderMemoScansWhatDiffersFromWhatItKeeps(t *testing.T) {
-	// broker a and broker b in slots of their own: with one in 256 seeds
+	// broker a and broker b in slots of their own: with a few seeds in 256
 	// they share one, and the memo (rightly) keeps only the last of them
 	m := memoKeepingApart(t, javaHeader(BROKER_HEARTBEAT, brokerA, 1, 479), javaHeader(BROKER_HEARTBEAT, brokerB, 1, 479))
 	cases := []struct {
@@ -103,7 +108,8 @@ func TestHeaderMemoScansWhatDiffersFromWhatItKeeps(t *testing.T) {
 		{"broker a again", javaHeader(BROKER_HEARTBEAT, brokerA, 2, 479), true},
 		{"broker b", javaHeader(BROKER_HEARTBEAT, brokerB, 3, 479), false},
 		{"a with another version", javaHeader(BROKER_HEARTBEAT, brokerA, 4, 480), false},
-		{"a with the version before", javaHeader(BROKER_HEARTBEAT, brokerA, 5, 479), false},
+		{"a with the version before", javaHeader(BROKER_HEARTBEAT, brokerA, 5, 479), true}, // in its second slot
+		{"a with the other version again", javaHeader(BROKER_HEARTBEAT, brokerA, 5, 480), true},
 		{"b again", javaHeader(BROKER_HEARTBEAT, brokerB, 6, 479), true},
 		// past int32: the scan refuses it, and so does the memo
 		{"opaque too large", javaHeader(BROKER_HEARTBEAT, brokerB, 1<<31, 479), false},
@@ -130,7 +136,7 @@ func TestHeaderMemoScansWhatDiffersFromWhatItKeeps(t *testing.T) {
 }
 
 // memoKeepingApart is a memo whose seed puts each of headers (in Java's
-// layout) in a slot of its own.
+// layout) in two slots of its own.
 func memoKeepingApart(t *testing.T, headers ...[]byte) *fastHeaderMemo {
 	t.Helper()
 	for range 100 {
@@ -141,9 +147,10 @@ func memoKeepingApart(t *testing.T, headers ...[]byte) *fastHeaderMemo {
 			if !found {
 				t.Fatalf("%s is not in Java's layout", data)
 			}
-			slots[maphash.Bytes(m.seed, data[:start])%fastHeaderMemoSize] = true
+			first, second := memoSlots(maphash.Bytes(m.seed, data[:start]))
+			slots[first], slots[second] = true, true
 		}
-		if len(slots) == len(headers) {
+		if len(slots) == 2*len(headers) {
 			return m
 		}
 	}

@@ -18,6 +18,12 @@ type FastRouteQuery struct {
 	Topic                  string
 	Version                int32
 	AcceptStandardJSONOnly bool
+	// Signed says the query carries ACL credentials (AccessKey, Signature,
+	// SecurityToken); Digest is then its Command.SignedDigest.
+	Signed bool
+	Digest SignedDigest
+	// Conn is the connection the query came on.
+	Conn *Conn
 }
 
 // FastRouteHandler appends the body of a route query's SUCCESS answer to
@@ -30,7 +36,9 @@ type FastRouteHandler func(q FastRouteQuery, dst []byte) (body []byte, ok bool)
 // header, JSON or binary (ROCKETMQ), holds nothing but code, flag 0,
 // language, opaque, version, remark, serializeTypeCurrentRPC and the ext
 // fields topic and acceptStandardJsonOnly (what the Java and the Go clients
-// send, a JSON header's keys in any order). For those the event loop reads
+// send, a JSON header's keys in any order), with or without the ACL
+// credentials AccessKey, Signature and SecurityToken (which h then checks:
+// FastRouteQuery.Signed). For those the event loop reads
 // the header straight from the frame, without a map or a Command, and
 // writes the answer frame in place behind the other answers of the same
 // read, from a header encoded once with only the opaque written: the same
@@ -163,6 +171,8 @@ func (s *Server) fastFrame(conn *Conn, gnetConn gnet.Conn, out []byte, clock *in
 		if !isRoute {
 			return out, false
 		}
+		q.Conn = conn
+		q.Digest, q.Signed = header.signedDigest(conn.loop.keyScratch())
 		start := len(out)
 		out = appendAnswerHeader(out, answerHead, header.opaque)
 		bodyStart := len(out)
@@ -249,6 +259,11 @@ type fastHeader struct {
 	// identity is the broker that heartbeat or brokerIdentity finds for a
 	// header of code identity.code, when the memo found it already.
 	identity knownIdentity
+	// signed is the SignedDigest of a bodiless request and hasSigned
+	// whether it carries credentials, when signedKnown says the memo found
+	// them already.
+	signed                 SignedDigest
+	signedKnown, hasSigned bool
 }
 
 // knownIdentity is a broker identity found once for a remembered header.
@@ -416,7 +431,7 @@ func plainFlag(flag int32) bool { return flag == 0 || flag == flagOneway }
 func (h *fastHeader) routeQuery() (FastRouteQuery, bool) {
 	q := FastRouteQuery{Version: h.version}
 	topic, ok := h.ext.get("topic")
-	if h.code != GET_ROUTEINFO_BY_TOPIC || h.flag != 0 || !ok || len(topic) == 0 || !h.ext.only("topic", "acceptStandardJsonOnly") {
+	if h.code != GET_ROUTEINFO_BY_TOPIC || h.flag != 0 || !ok || len(topic) == 0 || !h.ext.only("topic", "acceptStandardJsonOnly", "AccessKey", "Signature", "SecurityToken") {
 		return q, false
 	}
 	q.Topic = aliasString(topic)
@@ -471,8 +486,10 @@ func (h *fastHeader) heartbeat() (cluster, addr string, ok bool) {
 	return aliasString(c), aliasString(a), true
 }
 
-// maxFastExtFields bounds the ext fields a fast-path header may carry.
-const maxFastExtFields = 4
+// maxFastExtFields bounds the ext fields a fast-path header may carry: a
+// signed route query's five (topic, acceptStandardJsonOnly and the three
+// ACL credentials).
+const maxFastExtFields = 5
 
 // fastExtFields are a header's ext fields, as read: keys and (unescaped)
 // values alias the frame or a fresh buffer.

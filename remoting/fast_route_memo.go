@@ -50,8 +50,19 @@ func (m *fastHeaderMemo) scanRoute(data []byte, h *fastHeader) bool {
 			return true
 		}
 	}
+	if m.lookupExact(data, h) {
+		return true
+	}
 	var ok bool
-	if *h, ok = scanFastHeader(data); ok && m.routes[m.nextRoute].learn(data, h) {
+	if *h, ok = scanFastHeader(data); !ok {
+		return false
+	}
+	if _, signed := h.ext.get(credentialKeys[1]); signed {
+		// its signature literal changes with the topic, so a layout learned
+		// of it would match that topic's query only: the same client's same
+		// query is remembered by its bytes instead
+		m.rememberExact(data, h)
+	} else if m.routes[m.nextRoute].learn(data, h) {
 		m.nextRoute = (m.nextRoute + 1) % routeLayouts
 	}
 	return ok

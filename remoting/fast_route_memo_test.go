@@ -77,6 +77,8 @@ func FuzzRouteLayoutMemoAgreesWithTheScan(f *testing.F) {
 	f.Add(javaRoute("TopicA", 1), int32(2), "TopicB", goRoute("TopicC", 3))
 	f.Add(goRoute("TopicA", -1), int32(7), `x"y`, javaRoute("TopicA", 9))
 	f.Add(javaHeader(GET_ROUTEINFO_BY_TOPIC, `"acceptStandardJsonOnly":"true","topic":"T"`, 4, 479), int32(0), "", []byte(`{"code":105,"opaque":1,"extFields":{"topic":"T"}}`))
+	signed := javaHeader(GET_ROUTEINFO_BY_TOPIC, `"AccessKey":"userKey01","Signature":"c2lnbmVk","topic":"TopicA"`, 5, 479)
+	f.Add(signed, int32(6), "TopicB", signed)
 	f.Fuzz(func(t *testing.T, first []byte, opaque int32, topic string, second []byte) {
 		m := newFastHeaderMemo()
 		h, ok := m.scan(first)

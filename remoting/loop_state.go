@@ -16,6 +16,21 @@ type loopState struct {
 	index int
 	memo  *fastHeaderMemo
 	conns atomic.Int64
+	// signedKey is the buffer the loop builds fast-path signed keys in
+	// (fastHeader.signedKey); used by the loop only.
+	signedKey []byte
+}
+
+// keyScratch is the loop's signed-key buffer, grown as used; nil for no
+// loop (the key is then allocated).
+func (l *loopState) keyScratch() []byte {
+	if l == nil {
+		return nil
+	}
+	if l.signedKey == nil {
+		l.signedKey = make([]byte, 0, 512)
+	}
+	return l.signedKey
 }
 
 // loopStateOf is the state of an event loop, made on first use; nil for no

@@ -133,27 +133,34 @@ func newEnv(ctx context.Context, o *options, log *logrus.Entry) (*scenario.Env, 
 			return nil, fmt.Errorf("profile folder: %w", err)
 		}
 	}
-	return &scenario.Env{
+	startWith := func(kind string, spec load.LayoutSpec, own ...string) (*target.Server, error) {
+		profile := profiles.next(kind)
+		if kind == report.TargetBaseline {
+			return target.StartBaseline(spec, profile)
+		}
+		if o.addr != "" {
+			return target.External(kind, o.addr, o.pid), nil
+		}
+		extra := append(strings.Fields(o.namesrvArgs), own...)
+		if profile != "" {
+			return target.StartProfiledNamesrv(profile, extra...)
+		}
+		return target.StartNamesrv(o.namesrvBin, extra...)
+	}
+	env := &scenario.Env{
 		Ctx:          ctx,
 		Log:          log,
 		Window:       load.Window{Warmup: o.warmup, Measure: o.duration},
 		Targets:      o.targets(),
 		StartSenders: startSenders(ctx, o, log),
 		Start: func(kind string, spec load.LayoutSpec) (*target.Server, error) {
-			profile := profiles.next(kind)
-			if kind == report.TargetBaseline {
-				return target.StartBaseline(spec, profile)
-			}
-			if o.addr != "" {
-				return target.External(kind, o.addr, o.pid), nil
-			}
-			extra := strings.Fields(o.namesrvArgs)
-			if profile != "" {
-				return target.StartProfiledNamesrv(profile, extra...)
-			}
-			return target.StartNamesrv(o.namesrvBin, extra...)
+			return startWith(kind, spec)
 		},
-	}, nil
+	}
+	if o.addr == "" {
+		env.StartWith = startWith // flags of a scenario's own need a server started here
+	}
+	return env, nil
 }
 
 func newReport(o *options, result scenario.Result) report.Report {

@@ -56,6 +56,9 @@ func runSuite(ctx context.Context, o *options, stdout io.Writer, log *logrus.Ent
 		{"jmh shapes", func() (scenario.Result, error) {
 			return scenario.JMH(e, suiteJMHRouteLoad, scenario.JMHParts{Storm: true, FlatOut: true, Rounds: o.stormRounds})
 		}},
+		{"acl route reads", func() (scenario.Result, error) {
+			return scenario.ACLRoute(e, suiteRouteSpec, suite.Load64x8, o.stormRounds)
+		}},
 		{"idle connections", func() (scenario.Result, error) { return scenario.Conns(e, idleConns) }},
 	}
 	var all scenario.Result

@@ -69,6 +69,8 @@ type Checker struct {
 	denials  denialCounts
 	reloads  reloadState
 	basic    basicPacer
+	// signatureChecks counts the HMACs Check computed (SignatureChecks).
+	signatureChecks atomic.Uint64
 }
 
 // New builds a checker; with Enabled it loads opts.File, and a file that is
@@ -111,6 +113,7 @@ func (c *Checker) Check(class Class, ext map[string]string, body []byte, remote 
 		return c.anonymous(class, remote)
 	}
 	account := c.accounts.Load().byKey[accessKey]
+	c.signatureChecks.Add(1)
 	switch {
 	case account == nil:
 		// The MAC is computed all the same, so an unknown AccessKey takes
@@ -122,6 +125,21 @@ func (c *Checker) Check(class Class, ext map[string]string, body []byte, remote 
 	}
 	return c.authorize(class, account, remote)
 }
+
+// SignatureChecks is how many signed requests Check verified (computed
+// the HMAC of): what a Verified memo spares shows as checks not made.
+func (c *Checker) SignatureChecks() uint64 { return c.signatureChecks.Load() }
+
+// Epoch numbers the accounts in force: it moves on every load, and a
+// Verified memo read under an older one is empty. Read it before Check to
+// remember an admission: loadData puts the accounts in force before it
+// moves the epoch, so an admission kept under an epoch was decided with
+// that epoch's accounts or newer ones, and a newer epoch drops it.
+func (c *Checker) Epoch() uint64 { return c.reloads.loads.Load() }
+
+// AnonymousRouteReads says whether unsigned route reads are admitted with
+// ACL on (aclAnonymousRouteRead), which the fast path then answers.
+func (c *Checker) AnonymousRouteReads() bool { return c.opts.AnonymousRouteRead }
 
 // CheckBasic decides a request that presents an account's keys in the clear
 // (HTTP Basic on the side port): the secret is compared in constant time;

@@ -28,6 +28,10 @@ type Env struct {
 	Targets []string
 	// Start gives a fresh server of a kind, ready for data of spec.
 	Start func(kind string, spec load.LayoutSpec) (*target.Server, error)
+	// StartWith is Start with server flags of the scenario's own added
+	// (the ACL modes of ACLRoute); nil when the servers are not started
+	// here.
+	StartWith func(kind string, spec load.LayoutSpec, extra ...string) (*target.Server, error)
 	// StartSenders starts the registration senders of a JMH storm, ready
 	// to begin: a niced child process (senders.StartProcess) or, to compare
 	// with the single-process method, goroutines of this one (senders.Local).

@@ -47,12 +47,20 @@ func inProcessEnv(t *testing.T) *Env {
 // startInProcessNamesrv starts a NameServer in this process (scan: its
 // scanNotActiveBrokerInterval, 0 for the default), stopped at the test's end.
 func startInProcessNamesrv(t *testing.T, kind string, scan time.Duration) (*target.Server, error) {
+	return startInProcessNamesrvWith(t, kind, func(cfg *config.Config) {
+		if scan > 0 {
+			cfg.ScanNotActiveBrokerInterval = scan.Milliseconds()
+		}
+	})
+}
+
+// startInProcessNamesrvWith is startInProcessNamesrv with configure
+// changing the config first.
+func startInProcessNamesrvWith(t *testing.T, kind string, configure func(*config.Config)) (*target.Server, error) {
 	cfg := config.Default()
 	cfg.BindAddress, cfg.ListenPort, cfg.NeedWaitForService = "127.0.0.1", 0, false
 	cfg.HTTPListenPort = -1 // never the default 9880 another test may hold
-	if scan > 0 {
-		cfg.ScanNotActiveBrokerInterval = scan.Milliseconds()
-	}
+	configure(cfg)
 	dir := t.TempDir()
 	cfg.KvConfigPath, cfg.ConfigStorePath = filepath.Join(dir, "kv.json"), filepath.Join(dir, "ns.properties")
 	ns, err := namesrv.New(config.NewSettings(cfg, testlog.Warnings()), testlog.Warnings())

@@ -43,6 +43,8 @@ var sections = []struct {
 		[]string{ScenarioRegister}},
 	{"Java JMH shapes", "4 clusters x 8 brokers, 10,000 topics per cluster, 8 queues (40,000 topics, 320,000 queue entries). Route queries at 4x1 (JMH used 4 threads) alone, then while every broker re-registers with a new data version after a random 0-100 ms (jmh-route storm, in rounds, the two servers taking turns), then with the same storm sent to a twin server of the same kind and data while the queries still go to the first (jmh-route storm at a twin: what the storm costs the queries through the shared machine alone), then while all 32 re-register flat out (jmh-register). For both servers alike, the registrations come from a child process at nice +10 (`nsbench storm-senders`) on connections of its own, so that the route clients are not starved by senders in their own process.",
 		append(append([]string{scenario.ScenarioJMHQuiet}, stormScenarios()...), scenario.ScenarioJMHTwin, scenario.ScenarioJMHRegister)},
+	{"Route queries with ACL", "GET_ROUTEINFO_BY_TOPIC in the Java client's header at 64x8, as above, against a fresh NameServer per phase: with ACL off (acl-off), with `aclEnable` and unsigned queries, admitted by `aclAnonymousRouteRead` (acl-anonymous), and with `aclEnable` and queries signed by an account of its `plain_acl.yml` (acl-signed); in rounds, the three taking turns, each compared with acl-off of its own round.",
+		aclScenarios()},
 }
 
 // WriteMarkdown writes the whole page.

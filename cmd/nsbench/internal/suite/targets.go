@@ -116,6 +116,7 @@ func Evaluate(r *report.Report, bench []GoBench, idleConns int) []report.Target 
 		missing(stormGoal)
 	}
 	targets = append(targets, evaluateStormAgainstBaseline(r))
+	targets = append(targets, evaluateACL(r)...)
 	regGoal := fmt.Sprintf("jmh-route: registrations flow at >= %.0f%% of the rate at which the baseline merely reads the same frames (jmh-register, flat out)", stormRegisterRate*100)
 	stormRegs, ok1 := r.Find(scenario.ScenarioJMHStorm, report.TargetNamesrv, jmhRegisterOp)
 	baseRegs, ok2 := r.Find(scenario.ScenarioJMHRegister, report.TargetBaseline, jmhRegisterOp)
