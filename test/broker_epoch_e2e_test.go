@@ -1,0 +1,72 @@
+package test
+
+import (
+	"context"
+	"math"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/gonamesrv/gonamesrv/broker/admin"
+	"github.com/gonamesrv/gonamesrv/broker/topicconfig"
+	"github.com/gonamesrv/gonamesrv/controller/wire"
+	"github.com/gonamesrv/gonamesrv/internal/nstest"
+	"github.com/gonamesrv/gonamesrv/remoting"
+)
+
+// startEpochBroker serves broker/admin's handlers with an epoch cache, as a
+// Go broker in controller mode would, on a loopback port of its own.
+func startEpochBroker(t *testing.T, cache *wire.EpochEntryCache) string {
+	t.Helper()
+	srv := remoting.NewServer(remoting.ServerConfig{Addr: "127.0.0.1:0", NumEventLoops: 1, SlowWorkers: 1})
+	h := admin.New(topicconfig.NewStore(nil, nil, nil), nil, func() map[string]string { return nil }, nil)
+	h.ServeEpochCache(func() *wire.EpochEntryCache { return cache })
+	h.Register(srv)
+	if err := srv.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		_ = srv.Shutdown(ctx)
+	})
+	return srv.Addr().String()
+}
+
+func TestMqadminGetBrokerEpoch(t *testing.T) {
+	ns := startNamesrv(t)
+	addr := startEpochBroker(t, &wire.EpochEntryCache{ClusterName: "cluster-e", BrokerName: "broker-e", BrokerID: 1, MaxOffset: 4096,
+		EpochList: []wire.EpochEntry{{Epoch: 1, StartOffset: 0, EndOffset: 1024}, {Epoch: 3, StartOffset: 1024, EndOffset: math.MaxInt64}}})
+	reg := nstest.BrokerAMaster
+	reg.Cluster, reg.Name, reg.Addr = "cluster-e", "broker-e", addr
+	nstest.MustCode(t, nstest.Register(t, nstest.NewClient(t, ns.Addr), reg), remoting.SUCCESS)
+
+	want := "\n#clusterName\tcluster-e\n#brokerName\tbroker-e\n#brokerAddr\t" + addr + "\n#brokerId\t1" +
+		"\n#Epoch: EpochEntry{epoch=1, startOffset=0, endOffset=1024}\n#Epoch: EpochEntry{epoch=3, startOffset=1024, endOffset=4096}\n"
+	for _, target := range [][]string{{"-b", "broker-e"}, {"-c", "cluster-e"}} {
+		if out := mustMqadmin(t, append([]string{"getBrokerEpoch", "-n", ns.Addr}, target...)...); out != want {
+			t.Fatalf("getBrokerEpoch %v:\n%q\nwant\n%q", target, out, want)
+		}
+	}
+	if js := mustMqadmin(t, "getBrokerEpoch", "-n", ns.Addr, "-b", "broker-e", "-json"); !strings.Contains(js, `"maxOffset": 4096`) {
+		t.Fatalf("getBrokerEpoch -json: %s", js)
+	}
+	if out := mustMqadmin(t, "getBrokerEpoch", "-n", ns.Addr, "-c", "no-such-cluster"); out != "[error] "+clusterNotFoundMessage {
+		t.Fatalf("unknown cluster: %q", out)
+	}
+
+	// cmd/broker has no controller mode: Java's broker answers SYSTEM_ERROR then.
+	startBroker(t, brokerSpec{cluster: "cluster-r", name: "broker-r", nameServers: []*process{ns}})
+	eventually(t, 10*time.Second, "broker-r registered", func() error {
+		if info, err := clusterInfoOf(ns.Addr); err != nil || len(info.ClusterAddrTable["cluster-r"]) == 0 {
+			return errString("not yet")
+		}
+		return nil
+	})
+	r := mqadmin(t, "getBrokerEpoch", "-n", ns.Addr, "-b", "broker-r")
+	if r.code == 0 || !strings.Contains(r.stderr, "GetBrokerEpochSubCommand command failed") || !strings.Contains(r.stderr, "this request only for controllerMode") {
+		t.Fatalf("getBrokerEpoch of a route-only broker: %d %q %q", r.code, r.stdout, r.stderr)
+	}
+}
+
+const clusterNotFoundMessage = "Make sure the specified clusterName exists or the name server connected to is correct."
