@@ -1,9 +1,15 @@
 package test
 
 import (
+	"bytes"
 	"context"
+	"fmt"
 	"math"
+	"os"
+	"os/exec"
+	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -48,6 +54,14 @@ func TestMqadminGetBrokerEpoch(t *testing.T) {
 			t.Fatalf("getBrokerEpoch %v:\n%q\nwant\n%q", target, out, want)
 		}
 	}
+	// -i repeats the fetch every second until the process is stopped, as Java's.
+	repeated := startMqadmin(t, "getBrokerEpoch", "-n", ns.Addr, "-b", "broker-e", "-i", "1")
+	eventually(t, 15*time.Second, "two rounds of getBrokerEpoch -i 1", func() error {
+		if out := repeated.String(); !strings.HasPrefix(out, want+want) {
+			return fmt.Errorf("output so far %q", out)
+		}
+		return nil
+	})
 	if js := mustMqadmin(t, "getBrokerEpoch", "-n", ns.Addr, "-b", "broker-e", "-json"); !strings.Contains(js, `"maxOffset": 4096`) {
 		t.Fatalf("getBrokerEpoch -json: %s", js)
 	}
@@ -70,3 +84,36 @@ func TestMqadminGetBrokerEpoch(t *testing.T) {
 }
 
 const clusterNotFoundMessage = "Make sure the specified clusterName exists or the name server connected to is correct."
+
+// lockedBuffer is a process's output read while it runs.
+type lockedBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *lockedBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *lockedBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
+}
+
+// startMqadmin runs mqadmin in the background (a repeating -i command),
+// killed when the test ends; its stdout is returned.
+func startMqadmin(t *testing.T, args ...string) *lockedBuffer {
+	t.Helper()
+	cmd := exec.Command(filepath.Join(binDir, "mqadmin"), args...)
+	cmd.Env = append(os.Environ(), "NAMESRV_ADDR=")
+	out := &lockedBuffer{}
+	cmd.Stdout = out
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = cmd.Process.Kill(); _ = cmd.Wait() })
+	return out
+}

@@ -17,7 +17,7 @@ var epochCommand = command{name: "getBrokerEpoch", desc: "Fetch broker epoch ent
 	read: true, run: runGetBrokerEpoch, opts: []option{
 		opt("c", "clusterName", true, false, "which cluster"),
 		opt("b", "brokerName", true, false, "which broker to fetch"),
-		opt("i", "interval", true, false, "the interval(second) of get info (accepted; one fetch is printed)"),
+		opt("i", "interval", true, false, "the interval(second) of get info"),
 	}}
 
 func init() { commands = append(commands, epochCommand) }
@@ -29,6 +29,10 @@ func runGetBrokerEpoch(e *env) error {
 	if !e.args.has("b") && !e.args.has("c") {
 		return errUsage
 	}
+	return repeatEvery(e, func() error { return getBrokerEpochOnce(e) })
+}
+
+func getBrokerEpochOnce(e *env) error {
 	info, err := e.client.clusterInfo()
 	if err != nil {
 		return err
