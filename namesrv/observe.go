@@ -315,3 +315,13 @@ func (ns *NameServer) observeRegistration(o *registrationOutcome) {
 		ns.obs.metrics.RegistrationRefused(o.refusal)
 	}
 }
+
+// AttachController shows a controller node embedded in this process
+// (enableControllerInNamesrv) on the side port: /v1/controller, its
+// metrics on /metrics and the dashboard's controller panel. Nothing when
+// the side port is off.
+func (ns *NameServer) AttachController(c httpapi.Controller) {
+	if ns.obs.http != nil {
+		ns.obs.http.AttachController(c)
+	}
+}

@@ -45,6 +45,7 @@ func startControllerGroup(t *testing.T, size int, extra ...string) *controllerGr
 	for i := range size {
 		args := append([]string{"-controllerDLegerGroup", "e2e", "-controllerDLegerPeers", strings.Join(peers, ";"),
 			"-controllerDLegerSelfId", fmt.Sprintf("n%d", i), "-controllerStorePath", g.store, "-httpListenPort", "-1",
+			"-configStorePath", filepath.Join(g.store, fmt.Sprintf("controller-n%d.properties", i)),
 			"-scanNotActiveBrokerInterval", "500", "-scanInactiveMasterInterval", "500"}, extra...)
 		p := &process{t: t, name: "controller", args: args, Addr: g.addrs[i], DataDir: g.store}
 		p.start()
@@ -272,6 +273,26 @@ func TestControllerEmbeddedInTheNameServer(t *testing.T) {
 	resp := nstest.Invoke(t, nstest.NewClient(t, ns.Addr), remoting.NewRequest(wire.CodeGetMetadataInfo, nil, nil))
 	if resp.Code != remoting.REQUEST_CODE_NOT_SUPPORTED {
 		t.Fatalf("1005 on the NameServer port: %d %q", resp.Code, resp.Remark)
+	}
+}
+
+// UPDATE_CONTROLLER_CONFIG is written to configStorePath and the binary,
+// restarted with the same command line, runs with it.
+func TestControllerConfigUpdateSurvivesRestart(t *testing.T) {
+	g := startControllerGroup(t, 1)
+	g.leader(t, 20*time.Second)
+	mustMqadmin(t, "updateControllerConfig", "-a", g.addrs[0], "-k", "enableElectUncleanMaster", "-v", "true")
+	stored, err := os.ReadFile(filepath.Join(g.store, "controller-n0.properties"))
+	if err != nil || !strings.Contains(string(stored), "\nenableElectUncleanMaster=true\n") {
+		t.Fatalf("configStorePath after the update (%v):\n%s", err, stored)
+	}
+	g.procs[0].Restart()
+	g.leader(t, 20*time.Second)
+	if out := mustMqadmin(t, "getControllerConfig", "-a", g.addrs[0]); !strings.Contains(out, "enableElectUncleanMaster                          =  true\n") {
+		t.Fatalf("getControllerConfig after the restart:\n%s", out)
+	}
+	if log, _ := os.ReadFile(g.procs[0].logPath); !strings.Contains(string(log), "read back from configStorePath") {
+		t.Fatalf("the restart did not say it read the stored settings:\n%s", log)
 	}
 }
 

@@ -7,6 +7,7 @@ import (
 	"github.com/sirupsen/logrus"
 
 	"github.com/gonamesrv/gonamesrv/broker/topicconfig"
+	"github.com/gonamesrv/gonamesrv/controller/wire"
 	"github.com/gonamesrv/gonamesrv/remoting"
 	"github.com/gonamesrv/gonamesrv/route"
 )
@@ -22,6 +23,7 @@ type Handlers struct {
 	store       *topicconfig.Store
 	notifier    TopicsChangedNotifier
 	runtimeInfo func() map[string]string
+	epochCache  func() *wire.EpochEntryCache
 	log         *logrus.Entry
 }
 
@@ -41,6 +43,7 @@ func (h *Handlers) Register(srv *remoting.Server) {
 	srv.Handle(remoting.DELETE_TOPIC_IN_BROKER, h.wrap(h.DeleteTopicInBroker), remoting.Slow())
 	srv.Handle(remoting.GET_ALL_TOPIC_CONFIG, h.wrap(h.GetAllTopicConfig), remoting.Slow())
 	srv.Handle(remoting.GET_BROKER_RUNTIME_INFO, h.wrap(h.GetBrokerRuntimeInfo))
+	srv.Handle(wire.CodeGetBrokerEpochCache, h.wrap(h.GetBrokerEpochCache))
 }
 
 func (h *Handlers) wrap(handle func(*remoting.Command) *remoting.Command) remoting.Handler {

@@ -26,7 +26,7 @@ var controllerCommands = []command{
 			opt("a", "controllerAddress", true, true, "the address of controller"),
 			opt("c", "clusterName", true, false, "which cluster"),
 			opt("b", "brokerName", true, false, "which broker to fetch"),
-			opt("i", "interval", true, false, "the interval(second) of get info (accepted; one fetch is printed)"),
+			opt("i", "interval", true, false, "the interval(second) of get info"),
 		}},
 	{name: "electMaster", desc: "Re-elect the specified broker as master.", className: "ReElectMasterSubCommand",
 		run: runElectMaster, opts: []option{
@@ -201,19 +201,21 @@ func (r replicaIdentity) String() string {
 }
 
 func runGetSyncStateSet(e *env) error {
+	if !e.args.has("b") && !e.args.has("c") {
+		return errUsage
+	}
+	return repeatEvery(e, func() error { return getSyncStateSetOnce(e) })
+}
+
+func getSyncStateSetOnce(e *env) error {
 	addr := strings.Split(e.args.get("a"), ";")[0]
-	var names []string
-	switch {
-	case e.args.has("b"):
-		names = []string{e.args.get("b")}
-	case e.args.has("c"):
+	names := []string{e.args.get("b")}
+	if !e.args.has("b") {
 		info, err := e.client.clusterInfo()
 		if err != nil {
 			return err
 		}
 		names = info.ClusterAddrTable[e.args.get("c")]
-	default:
-		return errUsage
 	}
 	if len(names) == 0 {
 		return nil

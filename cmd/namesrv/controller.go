@@ -8,16 +8,20 @@ import (
 
 	ctlconfig "github.com/gonamesrv/gonamesrv/controller/config"
 	"github.com/gonamesrv/gonamesrv/controller/node"
+	"github.com/gonamesrv/gonamesrv/namesrv"
 	"github.com/gonamesrv/gonamesrv/namesrv/config"
+	"github.com/gonamesrv/gonamesrv/namesrv/httpapi"
 )
 
 // startEmbeddedController runs a controller node inside the NameServer
 // process when enableControllerInNamesrv=true, as Java's NamesrvStartup
 // does: its settings are the controller keys of the same -c file, it serves
 // on the self peer's port (not the NameServer's), and the NameServer itself
-// knows nothing of it. Its own side port is off: the file's httpListenPort
-// is the NameServer's. It returns the stop function (a no-op when off).
-func startEmbeddedController(cfg *config.Config, log *logrus.Entry) (func(context.Context) error, error) {
+// knows nothing of it. Its own side port is off (the file's httpListenPort
+// is the NameServer's): the NameServer's side port shows it instead
+// (/v1/controller, its metrics, the dashboard panel). It returns the stop
+// function (a no-op when off).
+func startEmbeddedController(cfg *config.Config, ns *namesrv.NameServer, log *logrus.Entry) (func(context.Context) error, error) {
 	if !cfg.EnableControllerInNamesrv {
 		return func(context.Context) error { return nil }, nil
 	}
@@ -33,6 +37,7 @@ func startEmbeddedController(cfg *config.Config, log *logrus.Entry) (func(contex
 	if err != nil {
 		return nil, err
 	}
+	ns.AttachController(httpapi.Controller{Status: func() any { return svc.Node.Status() }, Metrics: svc.Node.Metrics().Registry})
 	log.WithField("controllerAddr", svc.Node.Self().Addr).Info("embedded controller started (enableControllerInNamesrv)")
 	return svc.Shutdown, nil
 }

@@ -59,7 +59,7 @@ func run(args []string) int {
 		log.WithError(err).Error("start name server")
 		return 1
 	}
-	stopController, err := startEmbeddedController(cfg, log)
+	stopController, err := startEmbeddedController(cfg, ns, log)
 	if err != nil {
 		log.WithError(err).Error("start embedded controller")
 		_ = ns.Shutdown(context.Background())

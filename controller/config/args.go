@@ -55,9 +55,18 @@ func FromArgs(args []string, stdout io.Writer) (cfg *Config, printOnly bool, err
 			return nil, false, err
 		}
 	}
-	for _, a := range assignments {
-		if err := cfg.Set(a.key, a.value); err != nil {
-			return nil, false, fmt.Errorf("command line -%s: %w", a.key, err)
+	// The flags apply before the stored file (they may name
+	// configStorePath) and again after it: they win.
+	for pass := range 2 {
+		for _, a := range assignments {
+			if err := cfg.Set(a.key, a.value); err != nil {
+				return nil, false, fmt.Errorf("command line -%s: %w", a.key, err)
+			}
+		}
+		if pass == 0 {
+			if _, err := cfg.loadStored(); err != nil {
+				return nil, false, err
+			}
 		}
 	}
 	if err := cfg.Validate(); err != nil {
@@ -127,6 +136,9 @@ Flags override the -c file whatever their order. See controller/config/README.md
 func FromFile(path string) (*Config, error) {
 	cfg := Default()
 	if err := cfg.loadFile(path); err != nil {
+		return nil, err
+	}
+	if _, err := cfg.loadStored(); err != nil {
 		return nil, err
 	}
 	if err := cfg.Validate(); err != nil {

@@ -50,6 +50,9 @@ type Config struct {
 	HTTPListenPort              int    `prop:"httpListenPort" ext:"true"`
 	LogFormat                   string `prop:"logFormat" ext:"true"`
 	LogLevel                    string `prop:"logLevel" ext:"true"`
+	// wireKeys are the keys UPDATE_CONTROLLER_CONFIG set (store.go);
+	// replaced, never changed in place, so clones may share it.
+	wireKeys []string
 }
 
 // Default is Java's defaults plus ours. controllerStorePath and

@@ -66,26 +66,34 @@ func TestReelectionPrefersHigherEpochThenOffset(t *testing.T) {
 }
 
 // Java's DLedgerControllerTest.testAllReplicasShutdownAndRestartWith(Un)EnableElectUncleanMaster,
-// over the wire: the only in-sync member dies; without unclean elections the
-// master is cleared (masterEpoch 2), the other member cannot become master
-// (2012) and the old master, back, is elected again (masterEpoch 3); with
-// them, the other member takes over.
+// over the wire: the only in-sync member dies; without unclean elections
+// every one of the electMasterMaxRetryCount attempts elects nobody and, as
+// in Java's ControllerManager.triggerElectMaster, each clears the master
+// again and bumps masterEpoch (1 + attempts); the other member cannot become
+// master (2012) and the old master, back, is elected again (one more). With
+// unclean elections the other member takes over at the first attempt.
 func TestOnlyInSyncMasterDiesWithAndWithoutUncleanElection(t *testing.T) {
-	for _, unclean := range []bool{false, true} {
-		t.Run(fmt.Sprintf("unclean=%v", unclean), func(t *testing.T) {
-			g := startGroup(t, 1, func(c *config.Config) { c.EnableElectUncleanMaster = unclean })
+	for _, c := range []struct {
+		unclean  bool
+		attempts int
+	}{{false, 3}, {false, 1}, {true, 3}} {
+		t.Run(fmt.Sprintf("unclean=%v,attempts=%d", c.unclean, c.attempts), func(t *testing.T) {
+			g := startGroup(t, 1, func(cfg *config.Config) {
+				cfg.EnableElectUncleanMaster, cfg.ElectMasterMaxRetryCount = c.unclean, c.attempts
+			})
 			bs := registeredSet(t, g, "set-u", []int32{0, 0}, []int64{0, 0})
 			bs[0].Close()
-			if unclean {
+			if c.unclean {
 				waitFor(t, "broker 2 elected unclean", func() bool { id, _, _ := masterOf(t, bs[1]); return id == 2 })
 				if id, epoch, sss := masterOf(t, bs[1]); epoch != 2 || fmt.Sprint(sss) != "[2]" {
 					t.Fatalf("unclean election: master %d epoch %d sss %v", id, epoch, sss)
 				}
 				return
 			}
-			waitFor(t, "the master cleared", func() bool { id, _, _ := masterOf(t, bs[1]); return id == -1 })
-			if _, epoch, sss := masterOf(t, bs[1]); epoch != 2 || fmt.Sprint(sss) != "[1]" {
-				t.Fatalf("after the cleared master: epoch %d sss %v, want 2 [1]", epoch, sss)
+			cleared := int32(1 + c.attempts)
+			waitFor(t, "every attempt's cleared master", func() bool { id, epoch, _ := masterOf(t, bs[1]); return id == -1 && epoch >= cleared })
+			if _, epoch, sss := masterOf(t, bs[1]); epoch != cleared || fmt.Sprint(sss) != "[1]" {
+				t.Fatalf("after the cleared master: epoch %d sss %v, want %d [1]", epoch, sss, cleared)
 			}
 			ctltest.MustCode(t, bs[1].Elect(t), controller.CodeElectMasterFailed)
 			back := ctltest.NewBroker(t, "cluster-a", "set-u", g.addrs)
@@ -95,8 +103,9 @@ func TestOnlyInSyncMasterDiesWithAndWithoutUncleanElection(t *testing.T) {
 			back.Heartbeat(t, 0, 0, 60000)
 			waitFor(t, "the old master's heartbeat", func() bool { return g.svcs[0].Node.live.Alive("cluster-a", "set-u", 1) })
 			ctltest.MustCode(t, back.Elect(t), 0)
-			if id, epoch, _ := masterOf(t, back); id != 1 || epoch != 3 {
-				t.Fatalf("the old master back: master %d epoch %d, want 1, 3", id, epoch)
+			// One more, not more: no later attempt or trigger cleared it again.
+			if id, epoch, _ := masterOf(t, back); id != 1 || epoch != cleared+1 {
+				t.Fatalf("the old master back: master %d epoch %d, want 1, %d", id, epoch, cleared+1)
 			}
 		})
 	}

@@ -25,7 +25,8 @@ const (
 	// dropped with a warning (the inactive-master scan finds the set again).
 	electQueue = 1024
 	// electRetryPause is the wait between two attempts of one election
-	// (electMasterMaxRetryCount attempts; Java waits up to 3 s each).
+	// (electMasterMaxRetryCount attempts; Java retries at once, after each
+	// attempt's answer or its 3 s timeout).
 	electRetryPause = 500 * time.Millisecond
 )
 
@@ -93,25 +94,33 @@ func (e *elector) handle(job electJob) {
 			return
 		}
 	}
+	// Java's triggerElectMaster: every answer but success is retried, up
+	// to electMasterMaxRetryCount attempts. Each MASTER_NOT_AVAILABLE
+	// commits a "no master" election that bumps masterEpoch, in Java as
+	// here; MASTER_STILL_EXIST and an unknown set change nothing.
 	for attempt := 1; attempt <= n.Config().ElectMasterMaxRetryCount; attempt++ {
+		if attempt > 1 {
+			select {
+			case <-n.stop:
+				return
+			case <-time.After(electRetryPause):
+			}
+			if !n.Serving() {
+				n.log.WithFields(fields).Info("controller-triggered election: no longer the leader, no retry")
+				return
+			}
+		}
 		req := wire.NewElectMasterRequest()
 		req.ClusterName, req.BrokerName = job.key.ClusterName, job.key.BrokerName
 		res, err := n.electMaster(req, job.trigger)
-		if err == nil && (res.Code == controller.CodeSuccess || res.Code == controller.CodeMasterNotAvailable ||
-			res.Code == controller.CodeMasterStillExist || res.Code == controller.CodeBrokerNeedToBeRegistered) {
-			// Definitive: elected, nobody electable (master cleared), the
-			// master lives on, or the set is gone. Java retries these too,
-			// and a second MASTER_NOT_AVAILABLE would bump masterEpoch again.
-			if res.Code != controller.CodeSuccess {
-				n.log.WithFields(fields).WithFields(logrus.Fields{"code": res.Code, "remark": res.Remark}).Warn("controller-triggered election elected nobody")
-			}
+		if err == nil && res.Code == controller.CodeSuccess {
 			return
 		}
-		n.log.WithFields(fields).WithError(err).WithField("attempt", attempt).Warn("controller-triggered election failed")
-		select {
-		case <-n.stop:
-			return
-		case <-time.After(electRetryPause):
+		entry := n.log.WithFields(fields).WithField("attempt", attempt)
+		if err != nil {
+			entry.WithError(err).Warn("controller-triggered election failed")
+		} else {
+			entry.WithFields(logrus.Fields{"code": res.Code, "remark": res.Remark}).Warn("controller-triggered election elected nobody")
 		}
 	}
 }

@@ -46,7 +46,7 @@ var routes = []route{
 	{wire.CodeGetReplicaInfo, true, (*Node).getReplicaInfo},
 	{wire.CodeGetMetadataInfo, false, (*Node).getMetadata},
 	{wire.CodeGetSyncStateData, true, (*Node).getSyncStateData},
-	{wire.CodeUpdateControllerConfig, false, (*Node).updateConfig},
+	{wire.CodeUpdateControllerConfig, true, (*Node).updateConfig}, // writes configStorePath
 	{wire.CodeGetControllerConfig, false, (*Node).getConfig},
 	{wire.CodeCleanBrokerData, true, (*Node).cleanBrokerData},
 	{wire.CodeGetNextBrokerID, true, (*Node).getNextBrokerID},
@@ -369,20 +369,24 @@ func (n *Node) updateConfig(_ *remoting.Conn, req *remoting.Command) *remoting.C
 	if err != nil {
 		return remoting.NewResponse(req, remoting.SYSTEM_ERROR, err.Error())
 	}
-	cfg := n.Config().Clone()
-	black := cfg.BlackList()
+	n.cfgUpdate.Lock()
+	defer n.cfgUpdate.Unlock()
+	old := n.Config()
+	black := old.BlackList()
 	for key := range props {
 		if slices.Contains(black, key) {
 			return remoting.NewResponse(req, remoting.NO_PERMISSION, remarkBlackList)
 		}
 	}
-	for key, value := range props {
-		_ = cfg.Set(key, value) // unknown keys and bad values are ignored, as Java's
-	}
-	if err := cfg.Validate(); err != nil {
+	// Unknown keys and bad values are ignored, as Java's; a file that
+	// cannot be written leaves the node as it was.
+	cfg, err := old.Update(props)
+	if err != nil {
+		n.log.WithError(err).Warn("controller config update refused")
 		return remoting.NewResponse(req, remoting.SYSTEM_ERROR, err.Error())
 	}
 	n.cfg.Store(cfg)
-	n.log.WithField("keys", len(props)).Info("controller config updated (this node, in memory)")
+	n.log.WithFields(logrus.Fields{"keys": len(props), "configStorePath": cfg.ConfigStorePath}).
+		Info("controller config updated (this node; written to configStorePath)")
 	return remoting.NewResponse(req, remoting.SUCCESS, "")
 }

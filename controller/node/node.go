@@ -28,6 +28,9 @@ import (
 type Node struct {
 	log *logrus.Entry
 	cfg atomic.Pointer[config.Config]
+	// cfgUpdate serializes UPDATE_CONTROLLER_CONFIG: read, change, write
+	// the file and publish, one at a time.
+	cfgUpdate sync.Mutex
 	// self, peers, group and peersText are read once at start: an
 	// UPDATE_CONTROLLER_CONFIG of the peer keys applies at the next start.
 	self      config.Peer
@@ -93,6 +96,10 @@ func New(cfg *config.Config, log *logrus.Entry) (*Node, error) {
 	}
 	n.log.WithFields(logrus.Fields{"engine": engine, "group": cfg.Group(), "peers": cfg.ControllerDLegerPeers,
 		"raftAddr": self.RaftAddr, "addr": self.Addr}).Info("starting controller node")
+	if keys := cfg.WireKeys(); len(keys) > 0 {
+		n.log.WithFields(logrus.Fields{"configStorePath": cfg.ConfigStorePath, "keys": keys}).
+			Info("settings of earlier UPDATE_CONTROLLER_CONFIG read back from configStorePath")
+	}
 	if err := n.startRaft(cfg); err != nil {
 		return nil, err
 	}

@@ -3,6 +3,8 @@ package node
 import (
 	"context"
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -45,6 +47,7 @@ func groupConfigs(t *testing.T, size int, tweak func(*config.Config)) []*config.
 		c.ControllerDLegerPeers = strings.Join(peers, ";")
 		c.ControllerDLegerSelfID = fmt.Sprintf("n%d", i)
 		c.ControllerStorePath = store
+		c.ConfigStorePath = filepath.Join(store, fmt.Sprintf("controller-n%d.properties", i))
 		c.RaftHeartbeatTimeoutMillis, c.RaftElectionTimeoutMillis = 300, 300
 		c.ScanNotActiveBrokerInterval, c.ScanInactiveMasterInterval = 200, 200
 		c.HTTPListenPort = -1
@@ -278,6 +281,9 @@ func TestUpdateConfigRefusesTheBlackList(t *testing.T) {
 	ctltest.MustCode(t, invoke(t, g.addrs[0], wire.CodeUpdateControllerConfig, nil, []byte("notifyBrokerRoleChanged=false\n")), 0)
 	if g.svcs[0].Node.Config().NotifyBrokerRoleChanged {
 		t.Fatal("notifyBrokerRoleChanged still true after the update")
+	}
+	if stored, err := os.ReadFile(g.cfgs[0].ConfigStorePath); err != nil || !strings.Contains(string(stored), "\nnotifyBrokerRoleChanged=false\n") {
+		t.Fatalf("configStorePath after the update (%v):\n%s", err, stored)
 	}
 	got := invoke(t, g.addrs[0], wire.CodeGetControllerConfig, nil, nil)
 	if !strings.Contains(string(got.Body), "notifyBrokerRoleChanged=false\n") {

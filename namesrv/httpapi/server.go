@@ -100,7 +100,9 @@ type Server struct {
 	source   atomic.Pointer[Source]
 	// metrics is the /metrics handler of the attached source's registry.
 	metrics atomic.Pointer[http.Handler]
-	slots   chan struct{}
+	// controller is the embedded controller (controller.go); nil without.
+	controller atomic.Pointer[Controller]
+	slots      chan struct{}
 	// probeSlots serve /healthz, /readyz and /metrics apart from slots.
 	probeSlots chan struct{}
 	heavyViews *heavyGate
@@ -222,9 +224,7 @@ func (s *Server) routes() *http.ServeMux {
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, _ *http.Request) { writeText(w, http.StatusOK, "ok\n") })
 	mux.HandleFunc("GET /readyz", s.readyz)
-	mux.Handle("GET /metrics", s.attached(func(_ *Source, w http.ResponseWriter, r *http.Request) {
-		(*s.metrics.Load()).ServeHTTP(w, r)
-	}))
+	mux.Handle("GET /metrics", s.attached(s.serveMetrics))
 	mux.Handle("GET /v1/clusters", s.guarded(anyAccount, s.heavy(clustersEstimate, clusters)))
 	mux.Handle("GET /v1/brokers", s.guarded(anyAccount, brokers))
 	mux.Handle("GET /v1/brokers/{addr}", s.guarded(anyAccount, broker))
@@ -241,6 +241,7 @@ func (s *Server) routes() *http.ServeMux {
 	mux.Handle("GET /v1/debug", s.guarded(anyAccount, s.heavy(debugEstimate, debugView)))
 	mux.Handle("GET /v1/stats", s.guarded(anyAccount, stats))
 	mux.Handle("GET /v1/peers", s.guarded(anyAccount, peerView))
+	mux.Handle("GET /v1/controller", s.guarded(anyAccount, s.controllerView))
 	mux.Handle("/v1/", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusNotFound, "no such endpoint: "+r.Method+" "+r.URL.Path)
 	}))

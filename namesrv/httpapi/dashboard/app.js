@@ -358,8 +358,37 @@ async function refreshPeers() {
   replaceRows("peers", rows);
 }
 
+// refreshController shows the controller embedded in this NameServer
+// (enableControllerInNamesrv); the panel stays hidden while /v1/controller
+// answers 404 (no controller here).
+async function refreshController() {
+  const resp = await fetch("/v1/controller", { cache: "no-store" });
+  if (resp.status === 404) { $("controller-section").hidden = true; return; }
+  const c = await resp.json();
+  if (!resp.ok) throw new Error(c.error || resp.statusText);
+  $("controller-section").hidden = false;
+  const leader = c.leaderId ? c.leaderId + " (" + c.leaderAddress + ")" : "none known";
+  $("controller-note").textContent = "group " + c.group + ", this node " + c.self + ": " + c.role + (c.serving ? ", serving" : "") +
+    "; leader " + leader + "; term " + c.term + ", last index " + c.lastIndex + ", applied " + c.appliedIndex +
+    ", snapshot " + c.snapshotIndex + "; " + c.liveBrokers + " live brokers";
+  $("controller-peers").textContent = "peers: " + (c.peers || []).map((p) => p.id + " " + p.addr + " (raft " + p.raftAddr + ")").join(", ");
+  const rows = (c.brokerSets || []).map((b) => {
+    const members = el("td", null, "members");
+    for (const m of b.members || []) {
+      members.appendChild(el("span", m.brokerId + " " + m.address + (m.alive ? " alive" : " dead"), m.alive ? "peer-up" : "peer-down"));
+      members.appendChild(document.createTextNode(" "));
+    }
+    const tr = row([b.clusterName, b.brokerName, el("td", b.masterBrokerId === null ? "none" : b.masterBrokerId, "master"), b.masterEpoch,
+      b.syncStateSetEpoch, (b.syncStateSet || []).join(", "), members, b.nextBrokerId]);
+    tr.dataset.brokerName = b.brokerName;
+    return tr;
+  });
+  if (rows.length === 0) rows.push(row(["no broker sets registered", "", "", "", "", "", "", ""]));
+  replaceRows("controller-sets", rows);
+}
+
 async function refreshAll() {
-  const parts = [refreshStatus, refreshClusters, refreshPeers, refreshBrokers, refreshTopics, refreshRoute, refreshKV, refreshConfig, refreshCharts];
+  const parts = [refreshStatus, refreshClusters, refreshPeers, refreshController, refreshBrokers, refreshTopics, refreshRoute, refreshKV, refreshConfig, refreshCharts];
   const results = await Promise.allSettled(parts.map((f) => f()));
   const failed = results.filter((r) => r.status === "rejected");
   $("refreshed").textContent = new Date().toLocaleTimeString() + (failed.length ? " (" + failed[0].reason.message + ")" : "");

@@ -1,0 +1,119 @@
+package test
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"math"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/gonamesrv/gonamesrv/broker/admin"
+	"github.com/gonamesrv/gonamesrv/broker/topicconfig"
+	"github.com/gonamesrv/gonamesrv/controller/wire"
+	"github.com/gonamesrv/gonamesrv/internal/nstest"
+	"github.com/gonamesrv/gonamesrv/remoting"
+)
+
+// startEpochBroker serves broker/admin's handlers with an epoch cache, as a
+// Go broker in controller mode would, on a loopback port of its own.
+func startEpochBroker(t *testing.T, cache *wire.EpochEntryCache) string {
+	t.Helper()
+	srv := remoting.NewServer(remoting.ServerConfig{Addr: "127.0.0.1:0", NumEventLoops: 1, SlowWorkers: 1})
+	h := admin.New(topicconfig.NewStore(nil, nil, nil), nil, func() map[string]string { return nil }, nil)
+	h.ServeEpochCache(func() *wire.EpochEntryCache { return cache })
+	h.Register(srv)
+	if err := srv.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		_ = srv.Shutdown(ctx)
+	})
+	return srv.Addr().String()
+}
+
+func TestMqadminGetBrokerEpoch(t *testing.T) {
+	ns := startNamesrv(t)
+	addr := startEpochBroker(t, &wire.EpochEntryCache{ClusterName: "cluster-e", BrokerName: "broker-e", BrokerID: 1, MaxOffset: 4096,
+		EpochList: []wire.EpochEntry{{Epoch: 1, StartOffset: 0, EndOffset: 1024}, {Epoch: 3, StartOffset: 1024, EndOffset: math.MaxInt64}}})
+	reg := nstest.BrokerAMaster
+	reg.Cluster, reg.Name, reg.Addr = "cluster-e", "broker-e", addr
+	nstest.MustCode(t, nstest.Register(t, nstest.NewClient(t, ns.Addr), reg), remoting.SUCCESS)
+
+	want := "\n#clusterName\tcluster-e\n#brokerName\tbroker-e\n#brokerAddr\t" + addr + "\n#brokerId\t1" +
+		"\n#Epoch: EpochEntry{epoch=1, startOffset=0, endOffset=1024}\n#Epoch: EpochEntry{epoch=3, startOffset=1024, endOffset=4096}\n"
+	for _, target := range [][]string{{"-b", "broker-e"}, {"-c", "cluster-e"}} {
+		if out := mustMqadmin(t, append([]string{"getBrokerEpoch", "-n", ns.Addr}, target...)...); out != want {
+			t.Fatalf("getBrokerEpoch %v:\n%q\nwant\n%q", target, out, want)
+		}
+	}
+	// -i repeats the fetch every second until the process is stopped, as Java's.
+	repeated := startMqadmin(t, "getBrokerEpoch", "-n", ns.Addr, "-b", "broker-e", "-i", "1")
+	eventually(t, 15*time.Second, "two rounds of getBrokerEpoch -i 1", func() error {
+		if out := repeated.String(); !strings.HasPrefix(out, want+want) {
+			return fmt.Errorf("output so far %q", out)
+		}
+		return nil
+	})
+	if js := mustMqadmin(t, "getBrokerEpoch", "-n", ns.Addr, "-b", "broker-e", "-json"); !strings.Contains(js, `"maxOffset": 4096`) {
+		t.Fatalf("getBrokerEpoch -json: %s", js)
+	}
+	if out := mustMqadmin(t, "getBrokerEpoch", "-n", ns.Addr, "-c", "no-such-cluster"); out != "[error] "+clusterNotFoundMessage {
+		t.Fatalf("unknown cluster: %q", out)
+	}
+
+	// cmd/broker has no controller mode: Java's broker answers SYSTEM_ERROR then.
+	startBroker(t, brokerSpec{cluster: "cluster-r", name: "broker-r", nameServers: []*process{ns}})
+	eventually(t, 10*time.Second, "broker-r registered", func() error {
+		if info, err := clusterInfoOf(ns.Addr); err != nil || len(info.ClusterAddrTable["cluster-r"]) == 0 {
+			return errString("not yet")
+		}
+		return nil
+	})
+	r := mqadmin(t, "getBrokerEpoch", "-n", ns.Addr, "-b", "broker-r")
+	if r.code == 0 || !strings.Contains(r.stderr, "GetBrokerEpochSubCommand command failed") || !strings.Contains(r.stderr, "this request only for controllerMode") {
+		t.Fatalf("getBrokerEpoch of a route-only broker: %d %q %q", r.code, r.stdout, r.stderr)
+	}
+}
+
+const clusterNotFoundMessage = "Make sure the specified clusterName exists or the name server connected to is correct."
+
+// lockedBuffer is a process's output read while it runs.
+type lockedBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *lockedBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *lockedBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
+}
+
+// startMqadmin runs mqadmin in the background (a repeating -i command),
+// killed when the test ends; its stdout is returned.
+func startMqadmin(t *testing.T, args ...string) *lockedBuffer {
+	t.Helper()
+	cmd := exec.Command(filepath.Join(binDir, "mqadmin"), args...)
+	cmd.Env = append(os.Environ(), "NAMESRV_ADDR=")
+	out := &lockedBuffer{}
+	cmd.Stdout = out
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = cmd.Process.Kill(); _ = cmd.Wait() })
+	return out
+}
