@@ -232,5 +232,6 @@ func (c *Config) controllerConfig() replicas.Config {
 func controllerDefaults() replicas.Config {
 	rc := replicas.DefaultConfig("")
 	rc.StorePathBrokerIdentity = ""
+	rc.BrokerHeartbeatInterval = 0 // the broker's own key fills it
 	return rc
 }

@@ -191,7 +191,9 @@ func (c *Config) Properties() map[string]string {
 		"slaveSyncPeriod":              ms(c.SlaveSyncPeriod),
 		"allowShortRegisterPeriod":     strconv.FormatBool(c.AllowShortRegisterPeriod),
 	}
-	rc := c.controllerConfig()
+	// The identity path is written as set: empty means Java's default,
+	// <storePathRootDir>/brokerIdentity.
+	rc := c.Controller
 	for key, value := range map[string]string{
 		"enableControllerMode":            strconv.FormatBool(c.EnableControllerMode),
 		"controllerAddr":                  rc.ControllerAddr,

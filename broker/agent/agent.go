@@ -29,7 +29,7 @@ type Agent struct {
 	cfg      Config
 	topics   TopicSource
 	pool     *pool
-	onResult func(Result) // called with the first successful answer of each round
+	onResult func(Result)         // called with the first successful answer of each round
 	role     atomic.Pointer[Role] // set in controller mode: overrides BrokerID and StateVersion
 	log      *logrus.Entry
 
