@@ -224,7 +224,12 @@ func RemotingDialer(log *logrus.Entry) agent.Dialer {
 // runtimeInfo is what a route-only broker can say to GET_BROKER_RUNTIME_INFO:
 // its version and role, and zero traffic (it stores no messages).
 func (b *Broker) runtimeInfo() map[string]string {
-	active := strconv.FormatBool(b.cfg.BrokerID == route.MasterID)
+	master := b.cfg.BrokerID == route.MasterID
+	if b.replicas != nil { // controller mode: the role the controller gave
+		role, ok := b.replicas.Role()
+		master = ok && role.Master
+	}
+	active := strconv.FormatBool(master)
 	info := map[string]string{
 		"brokerVersionDesc": mqversion.Name(remoting.CurrentVersion),
 		"brokerVersion":     strconv.Itoa(remoting.CurrentVersion),
