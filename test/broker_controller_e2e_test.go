@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -109,4 +110,50 @@ func TestBrokersInControllerModeFailOver(t *testing.T) {
 
 	a.Restart()
 	eventually(t, 20*time.Second, "a back as slave 1", wantRoute(ns.Addr, set, map[int64]string{0: b.Addr, 1: a.Addr}))
+}
+
+// With the controller's election by offset, the in-sync slave with the
+// higher simulated offset wins over the one with the lower id.
+func TestControllerElectsTheBrokerWithTheHighestSimulatedOffset(t *testing.T) {
+	ctl := startControllerGroup(t, 1)
+	ns := startNamesrv(t)
+	const cluster, set = "ctl-cluster", "ctl-offsets"
+	conf := controllerModeConf(ctl.addrs[0])
+	withRate := func(rate string) []string { return append(append([]string{}, conf...), "simulatedOffsetRate="+rate) }
+	a := startBroker(t, brokerSpec{cluster: cluster, name: set, nameServers: []*process{ns}, extra: withRate("1048576")})
+	eventually(t, 20*time.Second, "a as master", wantRoute(ns.Addr, set, map[int64]string{0: a.Addr}))
+	b := startBroker(t, brokerSpec{cluster: cluster, name: set, nameServers: []*process{ns}, extra: withRate("0")})
+	eventually(t, 20*time.Second, "b as slave 2", wantRoute(ns.Addr, set, map[int64]string{0: a.Addr, 2: b.Addr}))
+	c := startBroker(t, brokerSpec{cluster: cluster, name: set, nameServers: []*process{ns}, extra: withRate("104857600")})
+	eventually(t, 20*time.Second, "c as slave 3", wantRoute(ns.Addr, set, map[int64]string{0: a.Addr, 2: b.Addr, 3: c.Addr}))
+	probe := ctltest.NewBroker(t, cluster, set, ctl.addrs)
+	eventually(t, 20*time.Second, "b and c in the in-sync set", func() error {
+		if _, sss := probe.ReplicaInfo(t); fmt.Sprint(sss.SyncStateSet) != "[1 2 3]" {
+			return fmt.Errorf("in-sync set %v", sss.SyncStateSet)
+		}
+		return nil
+	})
+	a.Kill()
+	eventually(t, 30*time.Second, "c (higher offset) as master", wantRoute(ns.Addr, set, map[int64]string{0: c.Addr, 2: b.Addr}))
+}
+
+// Fenced start: while no controller answers, the broker registers with no
+// NameServer.
+func TestControllerModeBrokerStaysFencedWithoutController(t *testing.T) {
+	ns := startNamesrv(t)
+	dead := fmt.Sprintf("127.0.0.1:%d", freePort(t))
+	b := startBroker(t, brokerSpec{cluster: "ctl-cluster", name: "ctl-fenced", nameServers: []*process{ns}, extra: controllerModeConf(dead)})
+	eventually(t, 30*time.Second, "a failed start in the broker's log", func() error {
+		out, err := os.ReadFile(b.logPath)
+		if err != nil {
+			return err
+		}
+		if !strings.Contains(string(out), "controller-mode start incomplete") {
+			return fmt.Errorf("no failed start logged yet")
+		}
+		return nil
+	})
+	if got, err := routeIDs(ns.Addr, "ctl-fenced"); err != nil || len(got) != 0 {
+		t.Fatalf("a fenced broker is in the NameServer: %v %v", got, err)
+	}
 }
