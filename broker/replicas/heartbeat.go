@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"sync"
 	"time"
 
@@ -74,7 +75,7 @@ func (m *Manager) checkSyncStateSet() {
 	id, epoch, sss, sssEpoch := m.controllerID, m.masterEpoch, m.sss, m.sssEpoch
 	m.mu.Unlock()
 	want := wire.SortedIDs(append(m.slaves.inSync(m.Offset(), m.cfg.HaMaxGapNotInSync, time.Now().Add(-m.cfg.HaMaxTimeSlaveNotCatchup)), id))
-	if equalIDs(want, wire.SortedIDs(sss)) {
+	if slices.Equal(want, wire.SortedIDs(sss)) {
 		return
 	}
 	body := (&wire.SyncStateSet{SyncStateSet: want, SyncStateSetEpoch: sssEpoch}).Encode()
@@ -91,18 +92,6 @@ func (m *Manager) checkSyncStateSet() {
 		m.adoptSyncStateSet(got)
 		m.log.WithFields(logrus.Fields{"syncStateSet": got.SyncStateSet, "syncStateSetEpoch": got.SyncStateSetEpoch}).Info("in-sync set changed")
 	}
-}
-
-func equalIDs(a, b []int64) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
 
 // decodeElectBody reads the syncStateSet of ElectMasterResponseBody. Its

@@ -10,15 +10,9 @@ import (
 
 	"github.com/sirupsen/logrus"
 
+	"github.com/gonamesrv/gonamesrv/controller"
 	"github.com/gonamesrv/gonamesrv/controller/wire"
 	"github.com/gonamesrv/gonamesrv/remoting"
-)
-
-// codeNotLeader and codeMetadataNotExist are the controller answers the flow
-// acts on (Java's CONTROLLER_NOT_LEADER 2007, CONTROLLER_BROKER_METADATA_NOT_EXIST 2008).
-const (
-	codeNotLeader        = 2007
-	codeMetadataNotExist = 2008
 )
 
 // Identity is who the broker is to the controller.
@@ -300,7 +294,7 @@ func (m *Manager) callLeader(code int32, header any, body []byte) (*remoting.Com
 	if err != nil {
 		return nil, err
 	}
-	if resp.Code == codeNotLeader {
+	if resp.Code == controller.CodeNotLeader {
 		m.mu.Lock()
 		m.leader, _ = resp.Ext(wire.LeaderAddressExt)
 		m.mu.Unlock()
@@ -488,7 +482,7 @@ func (m *Manager) syncReplicaInfo() {
 		m.log.WithError(err).Warn("GET_REPLICA_INFO failed")
 		return
 	}
-	if resp.Code == codeMetadataNotExist {
+	if resp.Code == controller.CodeBrokerMetadataNotExist {
 		if err := m.registerToController(); err != nil {
 			m.log.WithError(err).Warn("re-registering with the controller failed")
 		}
