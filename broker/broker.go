@@ -152,12 +152,13 @@ func (b *Broker) startControllerMode(addr string) error {
 func (b *Broker) onRole(r replicas.Role) {
 	a := b.agent.Load()
 	a.SetRole(agent.Role{BrokerID: r.RegisterID(), StateVersion: int64(r.MasterEpoch)})
+	master := "" // a master copies topics from nobody
 	if !r.Master {
-		master := r.MasterAddr
-		b.masterAddr.Store(&master)
-		if b.slave != nil {
-			b.slave.wake()
-		}
+		master = r.MasterAddr
+	}
+	b.masterAddr.Store(&master)
+	if b.slave != nil && master != "" {
+		b.slave.wake()
 	}
 	b.agentStart.Do(a.Start)
 }
