@@ -157,3 +157,37 @@ func TestControllerModeBrokerStaysFencedWithoutController(t *testing.T) {
 		t.Fatalf("a fenced broker is in the NameServer: %v %v", got, err)
 	}
 }
+
+// Under a 3-node controller group whose leader is killed first, the brokers
+// find the new leader and the master's kill -9 still fails over.
+func TestBrokersFollowANewControllerLeader(t *testing.T) {
+	ctl := startControllerGroup(t, 3)
+	leader := ctl.leader(t, 30*time.Second)
+	ns := startNamesrv(t)
+	const cluster, set = "ctl-cluster", "ctl-3nodes"
+	conf := controllerModeConf(strings.Join(ctl.addrs, ";"))
+	a := startBroker(t, brokerSpec{cluster: cluster, name: set, nameServers: []*process{ns}, extra: conf})
+	eventually(t, 30*time.Second, "a as master", wantRoute(ns.Addr, set, map[int64]string{0: a.Addr}))
+	b := startBroker(t, brokerSpec{cluster: cluster, name: set, nameServers: []*process{ns}, extra: conf})
+	eventually(t, 30*time.Second, "b as slave 2", wantRoute(ns.Addr, set, map[int64]string{0: a.Addr, 2: b.Addr}))
+	probe := ctltest.NewBroker(t, cluster, set, ctl.addrs)
+	eventually(t, 30*time.Second, "b in the in-sync set", func() error {
+		if _, sss := probe.ReplicaInfo(t); fmt.Sprint(sss.SyncStateSet) != "[1 2]" {
+			return fmt.Errorf("in-sync set %v", sss.SyncStateSet)
+		}
+		return nil
+	})
+	ctl.procs[leader].Kill()
+	next := ctl.leader(t, 30*time.Second)
+	if next == leader {
+		t.Fatalf("node %d still leads after its kill", leader)
+	}
+	killed := time.Now()
+	a.Kill()
+	eventually(t, 30*time.Second, "b as master under the new leader", wantRoute(ns.Addr, set, map[int64]string{0: b.Addr}))
+	t.Logf("controller leader killed, then the master: new master as id 0 in the route %s after the master's kill",
+		time.Since(killed).Round(time.Millisecond))
+	if sv, err := stateVersionOf(ns.Addr, cluster, set, b.Addr, 0); err != nil || sv != 2 {
+		t.Fatalf("new master's stateVersion %d (%v), want masterEpoch 2", sv, err)
+	}
+}
