@@ -504,7 +504,7 @@ func (m *Manager) syncReplicaInfo() {
 	switch {
 	case *h.MasterEpoch > epoch && h.MasterBrokerID != nil && h.MasterAddress != nil && *h.MasterAddress != "":
 		m.changeRole(*h.MasterBrokerID, *h.MasterAddress, *h.MasterEpoch, sss)
-	case *h.MasterEpoch > epoch || h.MasterBrokerID == nil:
+	case *h.MasterEpoch > epoch: // a newer epoch without a master: the old one was cleared
 		if err := m.elect(); err != nil {
 			m.log.WithError(err).Warn("the set has no master; election failed")
 		}
