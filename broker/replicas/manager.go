@@ -62,10 +62,11 @@ type Manager struct {
 	sssEpoch     int32
 	master       bool
 
-	notices chan notice
-	stop    chan struct{}
-	done    chan struct{}
-	once    sync.Once
+	notices   chan notice
+	stop      chan struct{}
+	done      chan struct{}
+	once      sync.Once
+	startOnce sync.Once
 }
 
 // notice is a NOTIFY_BROKER_ROLE_CHANGED handed from the server callback to the loop.
@@ -146,12 +147,15 @@ func (m *Manager) roleLocked() Role {
 }
 
 // Start runs the flow in its own goroutines.
-func (m *Manager) Start() { go m.run() }
+func (m *Manager) Start() {
+	m.startOnce.Do(func() { go m.run() })
+}
 
 // Stop ends the flow and closes the controller connections.
 func (m *Manager) Stop() {
 	m.once.Do(func() {
 		close(m.stop)
+		m.startOnce.Do(func() { close(m.done) }) // never started: nothing to wait for
 		<-m.done
 		m.mu.Lock()
 		defer m.mu.Unlock()

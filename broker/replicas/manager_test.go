@@ -78,3 +78,11 @@ func TestChangeRoleNeedsAHigherEpoch(t *testing.T) {
 		t.Fatalf("roles %+v", roles)
 	}
 }
+
+// Stop without Start returns (nothing runs to wait for).
+func TestStopWithoutStart(t *testing.T) {
+	m := testManager(t, nil)
+	m.Stop()
+	m.Start() // after Stop: does nothing
+	m.Stop()
+}
