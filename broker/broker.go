@@ -14,6 +14,7 @@ import (
 
 	"github.com/gonamesrv/gonamesrv/broker/admin"
 	"github.com/gonamesrv/gonamesrv/broker/agent"
+	"github.com/gonamesrv/gonamesrv/broker/replicas"
 	"github.com/gonamesrv/gonamesrv/broker/topicconfig"
 	"github.com/gonamesrv/gonamesrv/internal/mqversion"
 	"github.com/gonamesrv/gonamesrv/remoting"
@@ -33,6 +34,8 @@ type Broker struct {
 	agent      atomic.Pointer[agent.Agent] // set by Start
 	masterAddr atomic.Pointer[string]      // learnt from registration answers
 	slave      *slaveSync                  // nil for a master
+	replicas   *replicas.Manager           // controller mode only
+	agentStart sync.Once                   // controller mode: on the first role
 	started    atomic.Bool
 }
 
@@ -59,7 +62,7 @@ func New(cfg Config, log *logrus.Entry) (*Broker, error) {
 		Logger:        log,
 	})
 	admin.New(store, b, b.runtimeInfo, log).Register(b.server)
-	if cfg.BrokerID != route.MasterID {
+	if cfg.BrokerID != route.MasterID || cfg.EnableControllerMode {
 		b.slave = newSlaveSync(store, b.MasterAddr, cfg.SlaveSyncPeriod, log)
 	}
 	return b, nil
@@ -115,13 +118,49 @@ func (b *Broker) Start() error {
 	addr := b.announcedAddr()
 	a := agent.New(b.cfg.agentConfig(addr), b.store, b.cfg.Dialer(b.log), b.onRegistered, b.log)
 	b.agent.Store(a)
-	a.Start()
+	if b.cfg.EnableControllerMode {
+		if err := b.startControllerMode(addr); err != nil {
+			return fmt.Errorf("start broker %s: %w", b.cfg.BrokerName, err)
+		}
+	} else {
+		a.Start()
+	}
 	if b.slave != nil {
 		b.slave.start()
 	}
 	b.log.WithFields(logrus.Fields{"brokerAddr": addr, "nameServers": b.cfg.NamesrvAddr, "topics": b.store.Len()}).
 		Info("route-only broker started (no message store)")
 	return nil
+}
+
+// startControllerMode starts the controller flow fenced: the agent starts
+// registering with the NameServers only on the first role the controller
+// gives (as id 0 with stateVersion = masterEpoch, or as the controller id).
+func (b *Broker) startControllerMode(addr string) error {
+	m, err := replicas.New(b.cfg.controllerConfig(), replicas.Identity{ClusterName: b.cfg.BrokerClusterName,
+		BrokerName: b.cfg.BrokerName, BrokerAddr: addr}, b.onRole, b.log)
+	if err != nil {
+		return err
+	}
+	b.replicas = m
+	m.Register(b.server)
+	m.Start()
+	return nil
+}
+
+// onRole re-registers at once under the new role.
+func (b *Broker) onRole(r replicas.Role) {
+	a := b.agent.Load()
+	a.SetRole(agent.Role{BrokerID: r.RegisterID(), StateVersion: int64(r.MasterEpoch)})
+	master := "" // a master copies topics from nobody
+	if !r.Master {
+		master = r.MasterAddr
+	}
+	b.masterAddr.Store(&master)
+	if b.slave != nil && master != "" {
+		b.slave.wake()
+	}
+	b.agentStart.Do(a.Start)
 }
 
 // onRegistered applies the first answer of each registration round (Java
@@ -155,6 +194,9 @@ func (b *Broker) Shutdown(ctx context.Context) error {
 		return nil
 	}
 	var errs []error
+	if b.replicas != nil {
+		b.replicas.Stop()
+	}
 	if b.slave != nil {
 		b.slave.stop()
 	}
@@ -183,7 +225,12 @@ func RemotingDialer(log *logrus.Entry) agent.Dialer {
 // runtimeInfo is what a route-only broker can say to GET_BROKER_RUNTIME_INFO:
 // its version and role, and zero traffic (it stores no messages).
 func (b *Broker) runtimeInfo() map[string]string {
-	active := strconv.FormatBool(b.cfg.BrokerID == route.MasterID)
+	master := b.cfg.BrokerID == route.MasterID
+	if b.replicas != nil { // controller mode: the role the controller gave
+		role, ok := b.replicas.Role()
+		master = ok && role.Master
+	}
+	active := strconv.FormatBool(master)
 	info := map[string]string{
 		"brokerVersionDesc": mqversion.Name(remoting.CurrentVersion),
 		"brokerVersion":     strconv.Itoa(remoting.CurrentVersion),

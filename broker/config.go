@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/gonamesrv/gonamesrv/broker/agent"
+	"github.com/gonamesrv/gonamesrv/broker/replicas"
 	"github.com/gonamesrv/gonamesrv/broker/topicconfig"
 )
 
@@ -62,6 +63,13 @@ type Config struct {
 	// allowShortRegisterPeriod).
 	AllowShortRegisterPeriod bool
 
+	// EnableControllerMode hands the broker's role and id to a RocketMQ 5
+	// controller (broker/replicas); brokerId is then ignored.
+	EnableControllerMode bool
+	// Controller holds the controller-mode keys (broker/replicas.Config);
+	// its BrokerHeartbeatInterval is BrokerHeartbeatInterval above.
+	Controller replicas.Config
+
 	// Security signs the NameServer requests and turns TLS on (security.go).
 	Security
 }
@@ -96,6 +104,7 @@ func DefaultConfig() Config {
 		MsgTraceTopicName:        topicconfig.TraceTopic,
 		ReviveQueueNum:           8,
 		SlaveSyncPeriod:          60 * time.Second,
+		Controller:               controllerDefaults(),
 	}
 }
 
@@ -134,6 +143,10 @@ func (c *Config) Validate() error {
 		return fmt.Errorf("%w: bindAddress %q is not an IP address or host name (0.0.0.0 binds every interface)", ErrBrokerConfig, c.BindAddress)
 	case c.RegisterNameServerPeriod <= 0:
 		return fmt.Errorf("%w: registerNameServerPeriod must be positive", ErrBrokerConfig)
+	}
+	if c.EnableControllerMode {
+		rc := c.controllerConfig()
+		return rc.Validate()
 	}
 	return nil
 }
@@ -200,4 +213,25 @@ func (c *Config) agentConfig(brokerAddr string) agent.Config {
 	cfg.HeartbeatTimeout = c.BrokerNotActiveTimeout
 	cfg.CompatibleWithOldNameSrv = c.CompatibleWithOldNameSrv
 	return cfg
+}
+
+// controllerConfig is the controller-mode settings with the shared heartbeat
+// interval and Java's default identity path under storePathRootDir.
+func (c *Config) controllerConfig() replicas.Config {
+	rc := c.Controller
+	rc.BrokerHeartbeatInterval = c.BrokerHeartbeatInterval
+	if rc.StorePathBrokerIdentity == "" {
+		rc.StorePathBrokerIdentity = replicas.IdentityPath(c.StorePathRootDir)
+	}
+	return rc
+}
+
+// controllerDefaults are Java's controller-mode defaults; the identity path
+// is left empty so that controllerConfig puts it under storePathRootDir,
+// wherever broker.conf moves that.
+func controllerDefaults() replicas.Config {
+	rc := replicas.DefaultConfig("")
+	rc.StorePathBrokerIdentity = ""
+	rc.BrokerHeartbeatInterval = 0 // the broker's own key fills it
+	return rc
 }

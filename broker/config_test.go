@@ -65,3 +65,31 @@ func TestPropertiesRoundTrip(t *testing.T) {
 		t.Fatalf("ConfigLines = %v", lines)
 	}
 }
+
+func TestControllerModeKeys(t *testing.T) {
+	cfg := DefaultConfig()
+	cfg.StorePathRootDir = "/data/a"
+	err := cfg.Apply(map[string]string{"enableControllerMode": "true", "syncBrokerMetadataPeriod": "700",
+		"brokerElectionPriority": "3", "simulatedOffsetRate": "0", "haMaxGapNotInSync": "1024", "brokerHeartbeatInterval": "250"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cfg.Validate(); err == nil || !strings.Contains(err.Error(), "controllerAddr") {
+		t.Fatalf("controller mode without controllerAddr: %v", err)
+	}
+	if err := cfg.Apply(map[string]string{"controllerAddr": "127.0.0.1:9878"}); err != nil {
+		t.Fatal(err)
+	}
+	if err := cfg.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	rc := cfg.controllerConfig()
+	if rc.SyncBrokerMetadataPeriod != 700*time.Millisecond || rc.BrokerElectionPriority != 3 || rc.SimulatedOffsetRate != 0 ||
+		rc.HaMaxGapNotInSync != 1024 || rc.BrokerHeartbeatInterval != 250*time.Millisecond ||
+		rc.StorePathBrokerIdentity != "/data/a/brokerIdentity" || rc.CheckSyncStateSetPeriod != 5*time.Second {
+		t.Fatalf("controller config %+v", rc)
+	}
+	if p := cfg.Properties(); p["enableControllerMode"] != "true" || p["storePathBrokerIdentity"] != "" || p["controllerHeartBeatTimeoutMills"] != "10000" {
+		t.Fatalf("properties %v", p)
+	}
+}

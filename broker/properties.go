@@ -84,6 +84,13 @@ func (c *Config) setters() map[string]func(string) error {
 			return err
 		}
 	}
+	int64Value := func(dst *int64) func(string) error {
+		return func(v string) error {
+			n, err := strconv.ParseInt(v, 10, 64)
+			*dst = n
+			return err
+		}
+	}
 	millis := func(dst *time.Duration) func(string) error {
 		return func(v string) error {
 			n, err := strconv.ParseInt(v, 10, 64)
@@ -99,39 +106,51 @@ func (c *Config) setters() map[string]func(string) error {
 			c.BrokerID = n
 			return err
 		},
-		"namesrvAddr":                  str(&c.NamesrvAddr),
-		"listenPort":                   integer(&c.ListenPort),
-		"bindAddress":                  str(&c.BindAddress),
-		"brokerIP1":                    str(&c.BrokerIP1),
-		"brokerIP2":                    str(&c.BrokerIP2),
-		"haListenPort":                 integer(&c.HaListenPort),
-		"storePathRootDir":             str(&c.StorePathRootDir),
-		"registerNameServerPeriod":     millis(&c.RegisterNameServerPeriod),
-		"registerBrokerTimeoutMills":   millis(&c.RegisterBrokerTimeout),
-		"forceRegister":                boolean(&c.ForceRegister),
-		"compressedRegister":           boolean(&c.CompressedRegister),
-		"enableSplitRegistration":      boolean(&c.EnableSplitRegistration),
-		"splitRegistrationSize":        integer(&c.SplitRegistrationSize),
-		"brokerPermission":             int32Value(&c.BrokerPermission),
-		"enableSlaveActingMaster":      boolean(&c.EnableSlaveActingMaster),
-		"brokerHeartbeatInterval":      millis(&c.BrokerHeartbeatInterval),
-		"brokerNotActiveTimeoutMillis": millis(&c.BrokerNotActiveTimeout),
-		"compatibleWithOldNameSrv":     boolean(&c.CompatibleWithOldNameSrv),
-		"autoCreateTopicEnable":        boolean(&c.AutoCreateTopicEnable),
-		"defaultTopicQueueNums":        int32Value(&c.DefaultTopicQueueNums),
-		"clusterTopicEnable":           boolean(&c.ClusterTopicEnable),
-		"brokerTopicEnable":            boolean(&c.BrokerTopicEnable),
-		"traceTopicEnable":             boolean(&c.TraceTopicEnable),
-		"msgTraceTopicName":            str(&c.MsgTraceTopicName),
-		"reviveQueueNum":               int32Value(&c.ReviveQueueNum),
-		"slaveSyncPeriod":              millis(&c.SlaveSyncPeriod),
-		"allowShortRegisterPeriod":     boolean(&c.AllowShortRegisterPeriod),
-		"accessKey":                    str(&c.AccessKey),
-		"secretKey":                    str(&c.SecretKey),
-		"useTLS":                       boolean(&c.UseTLS),
-		"tls.client.trustCertPath":     str(&c.TLSTrustCertPath),
-		"tls.client.certPath":          str(&c.TLSCertPath),
-		"tls.client.keyPath":           str(&c.TLSKeyPath),
+		"namesrvAddr":                     str(&c.NamesrvAddr),
+		"listenPort":                      integer(&c.ListenPort),
+		"bindAddress":                     str(&c.BindAddress),
+		"brokerIP1":                       str(&c.BrokerIP1),
+		"brokerIP2":                       str(&c.BrokerIP2),
+		"haListenPort":                    integer(&c.HaListenPort),
+		"storePathRootDir":                str(&c.StorePathRootDir),
+		"registerNameServerPeriod":        millis(&c.RegisterNameServerPeriod),
+		"registerBrokerTimeoutMills":      millis(&c.RegisterBrokerTimeout),
+		"forceRegister":                   boolean(&c.ForceRegister),
+		"compressedRegister":              boolean(&c.CompressedRegister),
+		"enableSplitRegistration":         boolean(&c.EnableSplitRegistration),
+		"splitRegistrationSize":           integer(&c.SplitRegistrationSize),
+		"brokerPermission":                int32Value(&c.BrokerPermission),
+		"enableSlaveActingMaster":         boolean(&c.EnableSlaveActingMaster),
+		"brokerHeartbeatInterval":         millis(&c.BrokerHeartbeatInterval),
+		"brokerNotActiveTimeoutMillis":    millis(&c.BrokerNotActiveTimeout),
+		"compatibleWithOldNameSrv":        boolean(&c.CompatibleWithOldNameSrv),
+		"autoCreateTopicEnable":           boolean(&c.AutoCreateTopicEnable),
+		"defaultTopicQueueNums":           int32Value(&c.DefaultTopicQueueNums),
+		"clusterTopicEnable":              boolean(&c.ClusterTopicEnable),
+		"brokerTopicEnable":               boolean(&c.BrokerTopicEnable),
+		"traceTopicEnable":                boolean(&c.TraceTopicEnable),
+		"msgTraceTopicName":               str(&c.MsgTraceTopicName),
+		"reviveQueueNum":                  int32Value(&c.ReviveQueueNum),
+		"slaveSyncPeriod":                 millis(&c.SlaveSyncPeriod),
+		"allowShortRegisterPeriod":        boolean(&c.AllowShortRegisterPeriod),
+		"enableControllerMode":            boolean(&c.EnableControllerMode),
+		"controllerAddr":                  str(&c.Controller.ControllerAddr),
+		"fetchControllerAddrByDnsLookup":  boolean(&c.Controller.FetchControllerAddrByDNSLookup),
+		"syncBrokerMetadataPeriod":        millis(&c.Controller.SyncBrokerMetadataPeriod),
+		"checkSyncStateSetPeriod":         millis(&c.Controller.CheckSyncStateSetPeriod),
+		"syncControllerMetadataPeriod":    millis(&c.Controller.SyncControllerMetadataPeriod),
+		"controllerHeartBeatTimeoutMills": millis(&c.Controller.ControllerHeartBeatTimeout),
+		"brokerElectionPriority":          int32Value(&c.Controller.BrokerElectionPriority),
+		"storePathBrokerIdentity":         str(&c.Controller.StorePathBrokerIdentity),
+		"haMaxTimeSlaveNotCatchup":        millis(&c.Controller.HaMaxTimeSlaveNotCatchup),
+		"haMaxGapNotInSync":               int64Value(&c.Controller.HaMaxGapNotInSync),
+		"simulatedOffsetRate":             int64Value(&c.Controller.SimulatedOffsetRate),
+		"accessKey":                       str(&c.AccessKey),
+		"secretKey":                       str(&c.SecretKey),
+		"useTLS":                          boolean(&c.UseTLS),
+		"tls.client.trustCertPath":        str(&c.TLSTrustCertPath),
+		"tls.client.certPath":             str(&c.TLSCertPath),
+		"tls.client.keyPath":              str(&c.TLSKeyPath),
 	}
 }
 
@@ -171,6 +190,25 @@ func (c *Config) Properties() map[string]string {
 		"reviveQueueNum":               i32(c.ReviveQueueNum),
 		"slaveSyncPeriod":              ms(c.SlaveSyncPeriod),
 		"allowShortRegisterPeriod":     strconv.FormatBool(c.AllowShortRegisterPeriod),
+	}
+	// The identity path is written as set: empty means Java's default,
+	// <storePathRootDir>/brokerIdentity.
+	rc := c.Controller
+	for key, value := range map[string]string{
+		"enableControllerMode":            strconv.FormatBool(c.EnableControllerMode),
+		"controllerAddr":                  rc.ControllerAddr,
+		"fetchControllerAddrByDnsLookup":  strconv.FormatBool(rc.FetchControllerAddrByDNSLookup),
+		"syncBrokerMetadataPeriod":        ms(rc.SyncBrokerMetadataPeriod),
+		"checkSyncStateSetPeriod":         ms(rc.CheckSyncStateSetPeriod),
+		"syncControllerMetadataPeriod":    ms(rc.SyncControllerMetadataPeriod),
+		"controllerHeartBeatTimeoutMills": ms(rc.ControllerHeartBeatTimeout),
+		"brokerElectionPriority":          i32(rc.BrokerElectionPriority),
+		"storePathBrokerIdentity":         rc.StorePathBrokerIdentity,
+		"haMaxTimeSlaveNotCatchup":        ms(rc.HaMaxTimeSlaveNotCatchup),
+		"haMaxGapNotInSync":               strconv.FormatInt(rc.HaMaxGapNotInSync, 10),
+		"simulatedOffsetRate":             strconv.FormatInt(rc.SimulatedOffsetRate, 10),
+	} {
+		props[key] = value
 	}
 	c.Security.addProperties(props)
 	return props

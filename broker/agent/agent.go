@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/sirupsen/logrus"
@@ -28,7 +29,8 @@ type Agent struct {
 	cfg      Config
 	topics   TopicSource
 	pool     *pool
-	onResult func(Result) // called with the first successful answer of each round
+	onResult func(Result)         // called with the first successful answer of each round
+	role     atomic.Pointer[Role] // set in controller mode: overrides BrokerID and StateVersion
 	log      *logrus.Entry
 
 	wake chan struct{} // capacity 1: coalesces requests for an early round
@@ -179,15 +181,15 @@ func (a *Agent) runRound(force bool) {
 func (a *Agent) SendHeartbeats(ctx context.Context) {
 	ctx, cancel := context.WithTimeout(ctx, a.cfg.HeartbeatInterval)
 	defer cancel()
-	version := a.topics.DataVersion()
+	version := a.withStateVersion(a.topics.DataVersion())
 	var wg sync.WaitGroup
 	for _, addr := range a.pool.list() {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			req := brokerHeartbeatRequest(a.cfg.Identity)
+			req := brokerHeartbeatRequest(a.identity())
 			if a.cfg.CompatibleWithOldNameSrv {
-				req = queryDataVersionRequest(a.cfg.Identity, version)
+				req = queryDataVersionRequest(a.identity(), version)
 			}
 			if err := a.pool.oneway(ctx, addr, req); err != nil {
 				a.log.WithError(err).WithField("nameServer", addr).Debug("heartbeat failed")
@@ -219,7 +221,7 @@ func (a *Agent) unregisterAll(ctx context.Context) error {
 	var errs []error
 	for _, addr := range a.pool.list() {
 		callCtx, cancel := context.WithTimeout(ctx, a.cfg.UnregisterTimeout)
-		resp, err := a.pool.invoke(callCtx, addr, unregisterBrokerRequest(a.cfg.Identity))
+		resp, err := a.pool.invoke(callCtx, addr, unregisterBrokerRequest(a.identity()))
 		cancel()
 		if err == nil && resp.Code != 0 {
 			err = fmt.Errorf("%w: %s answered code %d (%s)", ErrAgentRefused, addr, resp.Code, resp.Remark)

@@ -98,6 +98,7 @@ func (a *Agent) RegisterAll(ctx context.Context, force bool) ([]Result, error) {
 	ctx, cancel := context.WithTimeout(ctx, a.cfg.RegisterTimeout)
 	defer cancel()
 	wrapper := a.topics.Wrapper()
+	wrapper.DataVersion = a.withStateVersion(wrapper.DataVersion)
 	table := a.registrationTable(wrapper.TopicConfigTable)
 	split := a.cfg.EnableSplitRegistration && a.cfg.SplitRegistrationSize > 0 && len(table) >= a.cfg.SplitRegistrationSize
 	if !force && !a.cfg.EnableSplitRegistration && !a.needRegister(ctx, addrs, wrapper.DataVersion) {
@@ -139,7 +140,7 @@ func (a *Agent) RegisterTopics(ctx context.Context, configs []route.TopicConfig)
 		table[tc.TopicName] = tc
 	}
 	return a.register(ctx, addrs, route.TopicConfigSerializeWrapper{
-		DataVersion:      a.topics.DataVersion(),
+		DataVersion:      a.withStateVersion(a.topics.DataVersion()),
 		TopicConfigTable: a.registrationTable(table),
 	})
 }
@@ -150,8 +151,10 @@ func (a *Agent) register(ctx context.Context, addrs []string, wrapper route.Topi
 	if err != nil {
 		return nil, err
 	}
+	cfg := a.cfg
+	cfg.Identity = a.identity()
 	outcomes := a.fanOut(ctx, addrs, func() *remoting.Command {
-		return registerBrokerRequest(&a.cfg, body, compressed)
+		return registerBrokerRequest(&cfg, body, compressed)
 	})
 	var results []Result
 	var errs []error
@@ -209,7 +212,7 @@ func decodeResult(addr string, resp *remoting.Command) (Result, error) {
 // version all mean a registration is needed.
 func (a *Agent) needRegister(ctx context.Context, addrs []string, version route.DataVersion) bool {
 	outcomes := a.fanOut(ctx, addrs, func() *remoting.Command {
-		return queryDataVersionRequest(a.cfg.Identity, version)
+		return queryDataVersionRequest(a.identity(), version)
 	})
 	for _, o := range outcomes {
 		if o.err != nil {

@@ -75,6 +75,11 @@ brokerNotActiveTimeoutMillis, compatibleWithOldNameSrv, autoCreateTopicEnable,
 defaultTopicQueueNums, clusterTopicEnable, brokerTopicEnable, traceTopicEnable,
 msgTraceTopicName, reviveQueueNum; Go-only: slaveSyncPeriod (ms, default 60000),
 allowShortRegisterPeriod (tests/dev only: lifts the 10 s lower bound).
+Controller mode (RocketMQ 5 controller, broker/README.md): enableControllerMode,
+controllerAddr, fetchControllerAddrByDnsLookup, syncBrokerMetadataPeriod,
+checkSyncStateSetPeriod, syncControllerMetadataPeriod, controllerHeartBeatTimeoutMills,
+brokerElectionPriority, storePathBrokerIdentity, haMaxTimeSlaveNotCatchup,
+haMaxGapNotInSync; Go-only: simulatedOffsetRate (bytes/s the simulated offset grows).
 
 Flags:
 `
