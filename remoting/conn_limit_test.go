@@ -2,19 +2,19 @@ package remoting
 
 import (
 	"bufio"
-	"bytes"
 	"context"
 	"fmt"
 	"net"
 	"os"
 	"os/exec"
 	"strings"
-	"sync"
 	"syscall"
 	"testing"
 	"time"
 
 	"github.com/sirupsen/logrus"
+
+	"github.com/gonamesrv/gonamesrv/internal/testlog"
 )
 
 // fdChildEnv makes TestFdLimitChild run as the child process of the file
@@ -73,27 +73,9 @@ func TestFdLimitChild(t *testing.T) {
 	}
 }
 
-// lockedBuffer collects a child's output while the test reads it.
-type lockedBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *lockedBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *lockedBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
-}
-
 // startFdChild runs TestFdLimitChild in mode and returns its address; its
 // standard error collects in stderr.
-func startFdChild(t *testing.T, mode string, stderr *lockedBuffer) (*exec.Cmd, string, <-chan error) {
+func startFdChild(t *testing.T, mode string, stderr *testlog.Buffer) (*exec.Cmd, string, <-chan error) {
 	t.Helper()
 	child := exec.Command(os.Args[0], "-test.run=^TestFdLimitChild$", "-test.count=1")
 	child.Env = append(os.Environ(), fdChildEnv+"="+mode)
@@ -147,7 +129,7 @@ func askOnce(conn net.Conn, opaque int32) bool {
 // connections past the cap are closed at once and counted, those within it
 // are answered, and new connections are served once others close.
 func TestServerSurvivesLowFileLimit(t *testing.T) {
-	var stderr lockedBuffer
+	var stderr testlog.Buffer
 	_, addr, exited := startFdChild(t, "serve", &stderr)
 	var conns []net.Conn
 	for range 80 {
@@ -188,7 +170,7 @@ func TestServerSurvivesLowFileLimit(t *testing.T) {
 }
 
 // expectAliveAndLogged fails unless the child still runs and logged want.
-func expectAliveAndLogged(t *testing.T, exited <-chan error, stderr *lockedBuffer, want string) {
+func expectAliveAndLogged(t *testing.T, exited <-chan error, stderr *testlog.Buffer, want string) {
 	t.Helper()
 	select {
 	case err := <-exited:
@@ -205,7 +187,7 @@ func expectAliveAndLogged(t *testing.T, exited <-chan error, stderr *lockedBuffe
 // listening, and the connection that waited is served once descriptors are
 // free again.
 func TestServerKeepsListeningThroughEMFILE(t *testing.T) {
-	var stderr lockedBuffer
+	var stderr testlog.Buffer
 	_, addr, exited := startFdChild(t, "exhaust", &stderr)
 	conn, err := net.DialTimeout("tcp", addr, waitLimit) // queued in the backlog
 	if err != nil {

@@ -1,7 +1,6 @@
 package test
 
 import (
-	"bytes"
 	"context"
 	"fmt"
 	"math"
@@ -9,7 +8,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -17,6 +15,7 @@ import (
 	"github.com/gonamesrv/gonamesrv/broker/topicconfig"
 	"github.com/gonamesrv/gonamesrv/controller/wire"
 	"github.com/gonamesrv/gonamesrv/internal/nstest"
+	"github.com/gonamesrv/gonamesrv/internal/testlog"
 	"github.com/gonamesrv/gonamesrv/remoting"
 )
 
@@ -85,31 +84,13 @@ func TestMqadminGetBrokerEpoch(t *testing.T) {
 
 const clusterNotFoundMessage = "Make sure the specified clusterName exists or the name server connected to is correct."
 
-// lockedBuffer is a process's output read while it runs.
-type lockedBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *lockedBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *lockedBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
-}
-
 // startMqadmin runs mqadmin in the background (a repeating -i command),
 // killed when the test ends; its stdout is returned.
-func startMqadmin(t *testing.T, args ...string) *lockedBuffer {
+func startMqadmin(t *testing.T, args ...string) *testlog.Buffer {
 	t.Helper()
 	cmd := exec.Command(filepath.Join(binDir, "mqadmin"), args...)
 	cmd.Env = append(os.Environ(), "NAMESRV_ADDR=")
-	out := &lockedBuffer{}
+	out := &testlog.Buffer{}
 	cmd.Stdout = out
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)

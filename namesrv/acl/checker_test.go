@@ -1,19 +1,18 @@
 package acl
 
 import (
-	"bytes"
 	"errors"
 	"net/netip"
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/sirupsen/logrus"
 
 	"github.com/gonamesrv/gonamesrv/internal/aclsign"
+	"github.com/gonamesrv/gonamesrv/internal/testlog"
 )
 
 const testFile = `
@@ -37,13 +36,13 @@ var (
 
 // newTestChecker writes text as the accounts file and returns a checker on
 // it with the log captured.
-func newTestChecker(t testing.TB, text string, opts Options) (*Checker, *syncBuffer) {
+func newTestChecker(t testing.TB, text string, opts Options) (*Checker, *testlog.Buffer) {
 	t.Helper()
 	opts.File = filepath.Join(t.TempDir(), "plain_acl.yml")
 	if err := os.WriteFile(opts.File, []byte(text), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	logged := &syncBuffer{}
+	logged := &testlog.Buffer{}
 	logger := logrus.New()
 	logger.SetOutput(logged)
 	opts.Log = logrus.NewEntry(logger)
@@ -52,24 +51,6 @@ func newTestChecker(t testing.TB, text string, opts Options) (*Checker, *syncBuf
 		t.Fatal(err)
 	}
 	return c, logged
-}
-
-// syncBuffer is a log output the test reads while the watcher writes.
-type syncBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *syncBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *syncBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
 }
 
 func signed(cred aclsign.Credentials, ext map[string]string, body []byte) map[string]string {

@@ -1,0 +1,25 @@
+package testlog
+
+import (
+	"strings"
+	"sync"
+	"testing"
+)
+
+func TestBufferTakesConcurrentWrites(t *testing.T) {
+	var b Buffer
+	var wg sync.WaitGroup
+	for range 8 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for range 100 {
+				_, _ = b.Write([]byte("x"))
+			}
+		}()
+	}
+	wg.Wait()
+	if got := b.String(); got != strings.Repeat("x", 800) {
+		t.Fatalf("%d bytes, want 800", len(got))
+	}
+}
