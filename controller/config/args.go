@@ -33,10 +33,11 @@ func FromArgs(args []string, stdout io.Writer) (cfg *Config, printOnly bool, err
 	}
 	alias := map[string]string{"log-format": "logFormat", "log-level": "logLevel"}
 	for _, s := range settings {
-		alias[s.key] = s.key
+		alias[s.Key] = s.Key
 	}
 	for name, key := range alias {
-		isBool := settingsByKey[key].kind == reflect.Bool
+		field, _ := fields.Lookup(key)
+		isBool := field.Kind == reflect.Bool
 		fs.Var(&keyFlag{isBool: isBool, set: func(v string) { assignments = append(assignments, assignment{key, v}) }}, name, "")
 	}
 	if err := fs.Parse(args); err != nil {
@@ -86,9 +87,7 @@ func (c *Config) loadFile(path string) error {
 	if err != nil {
 		return err
 	}
-	for key, value := range props {
-		_ = c.Set(key, value)
-	}
+	fields.SetLenient(c, props)
 	return nil
 }
 
@@ -97,8 +96,8 @@ func (c *Config) loadFile(path string) error {
 func (c *Config) Properties() []byte {
 	var b strings.Builder
 	for _, s := range settings {
-		v, _ := c.Value(s.key)
-		b.WriteString(s.key + "=" + v + "\n")
+		v, _ := c.Value(s.Key)
+		b.WriteString(s.Key + "=" + v + "\n")
 	}
 	return []byte(b.String())
 }

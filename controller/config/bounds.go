@@ -27,15 +27,15 @@ var bounds = map[string]struct{ min, max int64 }{
 // Validate checks bounds, the engine type and the peers.
 func (c *Config) Validate() error {
 	for _, s := range settings {
-		b, ok := bounds[s.key]
+		b, ok := bounds[s.Key]
 		if !ok {
 			continue
 		}
-		text, _ := c.Value(s.key)
+		text, _ := c.Value(s.Key)
 		var n int64
 		fmt.Sscan(text, &n)
 		if n < b.min || n > b.max {
-			return fmt.Errorf("%s=%d out of range [%d, %d]", s.key, n, b.min, b.max)
+			return fmt.Errorf("%s=%d out of range [%d, %d]", s.Key, n, b.min, b.max)
 		}
 	}
 	if !strings.EqualFold(c.ControllerType, "DLedger") && !strings.EqualFold(c.ControllerType, "jRaft") {

@@ -10,10 +10,11 @@ import (
 	"net"
 	"os"
 	"path/filepath"
-	"reflect"
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/gonamesrv/gonamesrv/internal/javaprops"
 )
 
 // Config is every setting; the `prop` tag is the key, `ext:"true"` marks a
@@ -96,102 +97,31 @@ const httpPortUnset = -2
 // 11877 for a peer listed on 9877 (Raft on 10877).
 const HTTPPortOffset = 2000
 
-// setting is one field's key and kind.
-type setting struct {
-	key       string
-	index     int
-	kind      reflect.Kind
-	extension bool
-}
+// fields is every Config field with a `prop` tag, in declaration order.
+var fields = javaprops.NewFields[Config](ErrUnknownKey, nil)
 
-var settings, settingsByKey = buildSettings()
-
-func buildSettings() ([]setting, map[string]setting) {
-	t := reflect.TypeFor[Config]()
-	var list []setting
-	byKey := map[string]setting{}
-	for i := range t.NumField() {
-		f := t.Field(i)
-		key := f.Tag.Get("prop")
-		if key == "" || key == "-" {
-			continue
-		}
-		s := setting{key: key, index: i, kind: f.Type.Kind(), extension: f.Tag.Get("ext") == "true"}
-		list = append(list, s)
-		byKey[key] = s
-	}
-	return list, byKey
-}
+// settings lists them, for the loops over every key.
+var settings = fields.List()
 
 // Keys returns every key in declaration order.
-func Keys() []string {
-	keys := make([]string, len(settings))
-	for i, s := range settings {
-		keys[i] = s.key
-	}
-	return keys
-}
+func Keys() []string { return fields.Keys() }
 
 // IsExtension says whether key is a Go addition rather than a Java key.
-func IsExtension(key string) bool { return settingsByKey[key].extension }
+func IsExtension(key string) bool { return fields.IsExtension(key) }
 
 // ErrUnknownKey is wrapped by Set for a key no setting has.
 var ErrUnknownKey = errors.New("unknown controller setting")
 
-// Set converts value with Java's rules (trimmed; booleans true only for
-// "true" in any case; numbers decimal within the Java type). On error c is
-// unchanged.
-func (c *Config) Set(key, value string) error {
-	s, ok := settingsByKey[key]
-	if !ok {
-		return fmt.Errorf("%w: %s", ErrUnknownKey, key)
-	}
-	field := reflect.ValueOf(c).Elem().Field(s.index)
-	value = strings.TrimFunc(value, func(r rune) bool { return r <= ' ' })
-	switch s.kind {
-	case reflect.String:
-		field.SetString(value)
-	case reflect.Bool:
-		field.SetBool(strings.EqualFold(value, "true"))
-	default:
-		bits := 32
-		if s.kind == reflect.Int64 {
-			bits = 64
-		}
-		n, err := strconv.ParseInt(value, 10, bits)
-		if err != nil {
-			return fmt.Errorf("%s=%q is not a %d-bit integer", key, value, bits)
-		}
-		field.SetInt(n)
-	}
-	return nil
-}
+// Set converts value with Java's rules (javaprops.Fields.Set: trimmed;
+// booleans true only for "true" in any case; numbers decimal within the
+// Java type). On error c is unchanged.
+func (c *Config) Set(key, value string) error { return fields.Set(c, key, value) }
 
 // Value returns a setting as text and whether the key exists.
-func (c *Config) Value(key string) (string, bool) {
-	s, ok := settingsByKey[key]
-	if !ok {
-		return "", false
-	}
-	field := reflect.ValueOf(c).Elem().Field(s.index)
-	switch s.kind {
-	case reflect.Bool:
-		return strconv.FormatBool(field.Bool()), true
-	case reflect.String:
-		return field.String(), true
-	default:
-		return strconv.FormatInt(field.Int(), 10), true
-	}
-}
+func (c *Config) Value(key string) (string, bool) { return fields.Value(c, key) }
 
 // Values returns every setting as key -> text.
-func (c *Config) Values() map[string]string {
-	out := make(map[string]string, len(settings))
-	for _, s := range settings {
-		out[s.key], _ = c.Value(s.key)
-	}
-	return out
-}
+func (c *Config) Values() map[string]string { return fields.Values(c) }
 
 // Clone returns a copy.
 func (c *Config) Clone() *Config { d := *c; return &d }

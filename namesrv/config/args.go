@@ -84,7 +84,7 @@ func newFlagSet(cl *commandLine) *flag.FlagSet {
 		fs.Var(&keyFlag{key: key, applied: &cl.assignments}, alias, "same as -"+key)
 	}
 	for _, s := range settings {
-		fs.Var(&keyFlag{key: s.key, isBool: s.kind == reflect.Bool, applied: &cl.assignments}, s.key, "setting "+s.key)
+		fs.Var(&keyFlag{key: s.Key, isBool: s.Kind == reflect.Bool, applied: &cl.assignments}, s.Key, "setting "+s.Key)
 	}
 	return fs
 }
@@ -148,11 +148,7 @@ func (c *Config) loadFile(path string) error {
 	if err != nil {
 		return err
 	}
-	for key, value := range props {
-		// Java ignores unknown keys and values that do not convert; so do we,
-		// so that existing Java files load unchanged.
-		_ = c.Set(key, value)
-	}
+	fields.SetLenient(c, props)
 	c.fileProperties = props
 	c.ConfigStorePath, c.loadedFrom = path, path
 	return nil
@@ -162,7 +158,7 @@ func (c *Config) loadFile(path string) error {
 func (c *Config) print(w io.Writer) error {
 	var b strings.Builder
 	for _, s := range settings {
-		b.WriteString(s.key)
+		b.WriteString(s.Key)
 		b.WriteByte('=')
 		b.WriteString(c.format(s))
 		b.WriteByte('\n')

@@ -77,12 +77,12 @@ func Bounds(key string) (lo, hi int64, ok bool) {
 // checkBounds reports the first setting, in key order, outside its range.
 func (c *Config) checkBounds() error {
 	for _, s := range settings {
-		b, ok := bounds[s.key]
+		b, ok := bounds[s.Key]
 		if !ok {
 			continue
 		}
 		if n := c.intValue(s); n < b.min || n > b.max {
-			return &KeyError{Key: s.key, Reason: fmt.Sprintf("%d is outside %d..%d", n, b.min, b.max)}
+			return &KeyError{Key: s.Key, Reason: fmt.Sprintf("%d is outside %d..%d", n, b.min, b.max)}
 		}
 	}
 	return nil
@@ -98,12 +98,12 @@ var choices = map[string][]string{
 // checkChoices reports the first word setting with a word it does not know.
 func (c *Config) checkChoices() error {
 	for _, s := range settings {
-		allowed, ok := choices[s.key]
+		allowed, ok := choices[s.Key]
 		if !ok {
 			continue
 		}
 		if value := c.format(s); !slices.Contains(allowed, value) {
-			return &KeyError{Key: s.key, Reason: fmt.Sprintf("%q is not one of %v", value, allowed)}
+			return &KeyError{Key: s.Key, Reason: fmt.Sprintf("%q is not one of %v", value, allowed)}
 		}
 	}
 	return nil

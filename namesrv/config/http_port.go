@@ -34,7 +34,7 @@ func (c *Config) followListenPort(given bool) {
 // follows cfg's listenPort, so a server on 9877 neither lists nor persists
 // the 9881 it derived, and follows a later listenPort change.
 func extensionDefault(cfg *Config, st setting) string {
-	if st.key == "httpListenPort" {
+	if st.Key == "httpListenPort" {
 		return strconv.Itoa(HTTPPortFor(cfg.ListenPort))
 	}
 	return extensionDefaults.format(st)

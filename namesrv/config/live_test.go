@@ -4,7 +4,7 @@ import "testing"
 
 func TestLiveKeysAreSettings(t *testing.T) {
 	for _, key := range LiveKeys {
-		if _, ok := settingsByKey[key]; !ok {
+		if _, ok := fields.Lookup(key); !ok {
 			t.Errorf("live key %s is not a setting", key)
 		}
 	}

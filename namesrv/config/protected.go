@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/gonamesrv/gonamesrv/internal/javaprops"
 	"github.com/sirupsen/logrus"
 )
 
@@ -65,9 +66,9 @@ func (c *Config) setFromWire(key, value string) error {
 	if len(value) > MaxWireValueLength {
 		return &KeyError{Key: key, Reason: fmt.Sprintf("value of %d bytes, more than %d", len(value), MaxWireValueLength)}
 	}
-	s := settingsByKey[key]
-	trimmed := trimJava(value)
-	if s.kind.String() == "bool" && !strings.EqualFold(trimmed, "true") && !strings.EqualFold(trimmed, "false") {
+	s, _ := fields.Lookup(key)
+	trimmed := javaprops.TrimJava(value)
+	if s.Kind.String() == "bool" && !strings.EqualFold(trimmed, "true") && !strings.EqualFold(trimmed, "false") {
 		return &KeyError{Key: key, Reason: fmt.Sprintf("%q is not true or false", trimmed)}
 	}
 	if key == "logLevel" {

@@ -90,13 +90,13 @@ func allConfigs(cfg *Config) map[string]string {
 	}
 	for _, st := range settings {
 		value := cfg.format(st)
-		if st.extension {
-			_, inFile := cfg.fileProperties[st.key]
+		if st.Extension {
+			_, inFile := cfg.fileProperties[st.Key]
 			if !inFile && value == extensionDefault(cfg, st) {
 				continue
 			}
 		}
-		all[st.key] = value
+		all[st.Key] = value
 	}
 	return all
 }
@@ -140,7 +140,7 @@ func (s *Settings) UpdateThen(props map[string]string, apply func(next *Config, 
 	next := old.Clone()
 	for _, key := range keys {
 		value := props[key]
-		if _, known := settingsByKey[key]; known {
+		if _, known := fields.Lookup(key); known {
 			if err := next.setFromWire(key, value); err != nil {
 				return nil, fmt.Errorf("update config: %w", err)
 			}
