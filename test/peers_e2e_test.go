@@ -64,9 +64,9 @@ func TestPeerPairFromAddressServerList(t *testing.T) {
 	onlyPeer(t, b, addrA, "b sees a agreeing", func(st peers.Status) bool { return st.Up && st.RoutesAgree })
 
 	nstest.MustCode(t, nstest.Register(t, nstest.NewClient(t, a.Addr), nstest.BrokerAMaster), remoting.SUCCESS)
-	// A check asks for the cluster table and the topic list one after the
-	// other, so one may see the topics of a registration and not its broker
-	// (seen once): wait for a check that saw both.
+	// A difference is reported once two checks in a row see one (a check's
+	// two reads can straddle a registration); wait for the broker and its
+	// topics both named.
 	st := onlyPeer(t, b, addrA, "b sees a's broker", func(st peers.Status) bool {
 		return !st.RoutesAgree && st.Brokers == 1 && len(st.Differences) == 2
 	})

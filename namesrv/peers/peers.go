@@ -55,6 +55,9 @@ type Status struct {
 	// Differences says how they do not, a line each.
 	RoutesAgree bool     `json:"routesAgree"`
 	Differences []string `json:"differences,omitempty"`
+	// differed says this check saw differences, reported only when the
+	// next check sees some too (round).
+	differed bool
 }
 
 // Local is this server's side of the comparison.
@@ -142,6 +145,17 @@ func (w *Watcher) round() {
 	next := make(map[string]Status, len(results))
 	for _, st := range results {
 		prev, seen := w.status[st.Addr]
+		// A difference counts once two checks in a row see one: each broker
+		// registers with each NameServer on its own schedule, and a check's
+		// two reads (cluster table, then topics) can straddle a registration,
+		// so one check alone would show healthy peers disagreeing.
+		st.differed = len(st.Differences) > 0
+		if st.differed && !prev.differed {
+			st.RoutesAgree, st.Differences = true, nil
+			if seen && prev.Up {
+				st.RoutesAgree, st.Differences = prev.RoutesAgree, prev.Differences
+			}
+		}
 		if st.Up {
 			st.LastUpMillis = st.CheckedMillis
 		} else {

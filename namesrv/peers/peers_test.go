@@ -4,6 +4,7 @@ import (
 	"context"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -154,5 +155,40 @@ func TestWatcherFollowsThePeerList(t *testing.T) {
 		if time.Now().After(deadline) {
 			t.Fatalf("statuses %+v after the list was emptied", w.Statuses())
 		}
+	}
+}
+
+// onceExtraTopic is a Local whose first topic list has one topic more, as a
+// check whose reads straddle a registration sees.
+type onceExtraTopic struct {
+	wireLocal
+	calls *atomic.Int32
+}
+
+func (l onceExtraTopic) AllTopicList() route.TopicList {
+	list := l.wireLocal.AllTopicList()
+	if l.calls.Add(1) == 1 {
+		list.TopicList = append(list.TopicList, "OnlyInOneCheck")
+	}
+	return list
+}
+
+// TestADifferenceOneCheckAloneSeesIsNotReported: the first check sees a
+// topic only here (a registration straddled), the second does not: the
+// peer is never reported disagreeing, and it is after two checks that see
+// a difference (TestWatcherSeesAgreementDifferenceAndDeath).
+func TestADifferenceOneCheckAloneSeesIsNotReported(t *testing.T) {
+	local, peer := startNamesrv(t), startNamesrv(t)
+	localAddr, peerAddr := local.Addr().String(), peer.Addr().String()
+	for _, addr := range []string{localAddr, peerAddr} {
+		nstest.MustCode(t, nstest.Register(t, nstest.NewClient(t, addr), nstest.BrokerAMaster), remoting.SUCCESS)
+	}
+	calls := &atomic.Int32{}
+	w := peers.Start(peers.Config{Peers: func() []string { return []string{peerAddr} },
+		Local: onceExtraTopic{wireLocal{t, localAddr}, calls}, Interval: time.Hour, Timeout: time.Second})
+	t.Cleanup(w.Stop)
+	st := waitStatus(t, w, peerAddr, "the first check", func(st peers.Status) bool { return st.CheckedMillis != 0 })
+	if calls.Load() != 1 || !st.Up || !st.RoutesAgree || len(st.Differences) != 0 {
+		t.Fatalf("after one check that saw a difference (%d local lists): %+v, want agreeing", calls.Load(), st)
 	}
 }
