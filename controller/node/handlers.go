@@ -237,26 +237,30 @@ func (n *Node) electMaster(h *wire.ElectMasterRequest, trigger string) (*control
 	return res, err
 }
 
-func (n *Node) registerBroker(_ *remoting.Conn, req *remoting.Command) *remoting.Command {
-	var h wire.RegisterBrokerRequest
+// byHeader decodes req's header into an H, runs do on the state through
+// run (propose for a write, read for a read) and answers the result.
+func byHeader[H, R any](n *Node, req *remoting.Command,
+	run func(*Node, func(*controller.State, controller.Liveness) *controller.Result[R]) (*controller.Result[R], error),
+	do func(*controller.State, *H, controller.Liveness) *controller.Result[R]) *remoting.Command {
+	var h H
 	if err := remoting.DecodeHeader(req, &h); err != nil {
 		return headerError(req, err)
 	}
-	res, err := propose(n, func(s *controller.State, live controller.Liveness) *controller.Result[wire.RegisterBrokerResponse] {
-		return s.RegisterBroker(&h, live)
-	})
+	res, err := run(n, func(s *controller.State, live controller.Liveness) *controller.Result[R] { return do(s, &h, live) })
 	return answer(n, req, res, err)
 }
 
+// noLiveness adapts a state method that does not read the liveness.
+func noLiveness[H, R any](do func(*controller.State, *H) *controller.Result[R]) func(*controller.State, *H, controller.Liveness) *controller.Result[R] {
+	return func(s *controller.State, h *H, _ controller.Liveness) *controller.Result[R] { return do(s, h) }
+}
+
+func (n *Node) registerBroker(_ *remoting.Conn, req *remoting.Command) *remoting.Command {
+	return byHeader(n, req, propose[wire.RegisterBrokerResponse], (*controller.State).RegisterBroker)
+}
+
 func (n *Node) getReplicaInfo(_ *remoting.Conn, req *remoting.Command) *remoting.Command {
-	var h wire.GetReplicaInfoRequest
-	if err := remoting.DecodeHeader(req, &h); err != nil {
-		return headerError(req, err)
-	}
-	res, err := read(n, func(s *controller.State, _ controller.Liveness) *controller.Result[wire.GetReplicaInfoResponse] {
-		return s.GetReplicaInfo(&h)
-	})
-	return answer(n, req, res, err)
+	return byHeader(n, req, read[wire.GetReplicaInfoResponse], noLiveness((*controller.State).GetReplicaInfo))
 }
 
 func (n *Node) getSyncStateData(_ *remoting.Conn, req *remoting.Command) *remoting.Command {
@@ -278,36 +282,15 @@ func (n *Node) getSyncStateData(_ *remoting.Conn, req *remoting.Command) *remoti
 }
 
 func (n *Node) cleanBrokerData(_ *remoting.Conn, req *remoting.Command) *remoting.Command {
-	var h wire.CleanBrokerDataRequest
-	if err := remoting.DecodeHeader(req, &h); err != nil {
-		return headerError(req, err)
-	}
-	res, err := propose(n, func(s *controller.State, live controller.Liveness) *controller.Result[struct{}] {
-		return s.CleanBrokerData(&h, live)
-	})
-	return answer(n, req, res, err)
+	return byHeader(n, req, propose[struct{}], (*controller.State).CleanBrokerData)
 }
 
 func (n *Node) getNextBrokerID(_ *remoting.Conn, req *remoting.Command) *remoting.Command {
-	var h wire.GetNextBrokerIDRequest
-	if err := remoting.DecodeHeader(req, &h); err != nil {
-		return headerError(req, err)
-	}
-	res, err := read(n, func(s *controller.State, _ controller.Liveness) *controller.Result[wire.GetNextBrokerIDResponse] {
-		return s.GetNextBrokerID(&h)
-	})
-	return answer(n, req, res, err)
+	return byHeader(n, req, read[wire.GetNextBrokerIDResponse], noLiveness((*controller.State).GetNextBrokerID))
 }
 
 func (n *Node) applyBrokerID(_ *remoting.Conn, req *remoting.Command) *remoting.Command {
-	var h wire.ApplyBrokerIDRequest
-	if err := remoting.DecodeHeader(req, &h); err != nil {
-		return headerError(req, err)
-	}
-	res, err := propose(n, func(s *controller.State, _ controller.Liveness) *controller.Result[wire.ApplyBrokerIDResponse] {
-		return s.ApplyBrokerID(&h)
-	})
-	return answer(n, req, res, err)
+	return byHeader(n, req, propose[wire.ApplyBrokerIDResponse], noLiveness((*controller.State).ApplyBrokerID))
 }
 
 // getMetadata answers 1005 on any node, in DLedger's format: peers as
