@@ -151,8 +151,9 @@ func mastersOf(info *route.ClusterInfo, cluster string) ([]string, bool) {
 	return masters, true
 }
 
-// splitNameServers splits a -n value on ';'.
-func splitNameServers(list string) []string {
+// splitAddrList splits a ';' address list (-n, a controller's -a), blanks
+// dropped.
+func splitAddrList(list string) []string {
 	var addrs []string
 	for _, addr := range strings.Split(list, ";") {
 		if addr = strings.TrimSpace(addr); addr != "" {

@@ -56,15 +56,7 @@ var controllerCommands = []command{
 }
 
 // controllerList splits -a's ';' list.
-func controllerList(e *env) []string {
-	var list []string
-	for _, addr := range strings.Split(e.args.get("a"), ";") {
-		if addr = strings.TrimSpace(addr); addr != "" {
-			list = append(list, addr)
-		}
-	}
-	return list
-}
+func controllerList(e *env) []string { return splitAddrList(e.args.get("a")) }
 
 func runGetControllerConfig(e *env) error {
 	configs := map[string]map[string]string{}
@@ -208,7 +200,7 @@ func runGetSyncStateSet(e *env) error {
 }
 
 func getSyncStateSetOnce(e *env) error {
-	addr := strings.Split(e.args.get("a"), ";")[0]
+	addr := strings.Split(strings.TrimSpace(e.args.get("a")), ";")[0] // Java: the first of the trimmed list
 	names := []string{e.args.get("b")}
 	if !e.args.has("b") {
 		info, err := e.client.clusterInfo()

@@ -68,7 +68,7 @@ func run(args []string, envNamesrv string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "%s command failed: %v\n", cmd.className, err)
 		return 1
 	}
-	client := newAdminClient(splitNameServers(nameServers), nsConfig)
+	client := newAdminClient(splitAddrList(nameServers), nsConfig)
 	defer client.close()
 	e := &env{args: parsed, client: client, out: stdout, errOut: stderr, json: parsed.has("json"), now: time.Now()}
 	err = cmd.run(e)
