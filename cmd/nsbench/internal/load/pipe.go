@@ -175,6 +175,7 @@ type pipeRun struct {
 func newPipeRun(p *Pipe, inFlight int, set *RequestSet, rng *rand.Rand, state *atomic.Int32, ws *workerStats) *pipeRun {
 	if p.broken != nil {
 		ws.errors["connection closed"]++
+		ws.pipeFailed()
 		return nil
 	}
 	r := &pipeRun{p: p, set: set, rng: rng, state: state, ws: ws, slots: make([]pipeSlot, inFlight),
@@ -284,7 +285,7 @@ func (r *pipeRun) answer(frame []byte, now int64, measuring, stopping bool) {
 	slot.busy = false
 	r.busy--
 	if measuring {
-		r.ws.hist.Record(time.Duration(now - slot.sent))
+		r.ws.record(time.Duration(now - slot.sent))
 		if kind := r.set.Checks[slot.request].Verify(frame, start, end); kind != "" {
 			r.ws.errors[kind]++
 		}
@@ -366,4 +367,5 @@ func (r *pipeRun) fail(err error) {
 		kind = "bad answer frame"
 	}
 	r.ws.errors[kind] += uint64(max(r.busy, 1))
+	r.ws.pipeFailed()
 }

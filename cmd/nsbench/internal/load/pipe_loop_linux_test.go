@@ -96,3 +96,45 @@ func TestALoopFailsAPipeWhoseServerStopsAnswering(t *testing.T) {
 		t.Fatalf("the answering pipe broke: %v", pipes[2].broken)
 	}
 }
+
+// TestAWindowStaysOpenUntilEveryStreamHasAnswered reproduces a failure of
+// niced test runs beside builds: a short window passed before the first
+// answer arrived, and the phase reported no answers at all. A proxy here
+// holds the server's answers back for six windows.
+func TestAWindowStaysOpenUntilEveryStreamHasAnswered(t *testing.T) {
+	server := testServer(t, func(_ *remoting.Conn, req *remoting.Command) *remoting.Command {
+		return remoting.NewResponse(req, remoting.SUCCESS, "")
+	})
+	const window, holdBack = 50 * time.Millisecond, 300 * time.Millisecond
+	slow := listenTCP(t, func(c net.Conn) {
+		defer c.Close()
+		up, err := net.Dial("tcp", server)
+		if err != nil {
+			return
+		}
+		defer up.Close()
+		// The first requests pass at once; the answers wait from then on.
+		first := make([]byte, 64<<10)
+		n, err := c.Read(first)
+		if err != nil {
+			return
+		}
+		_, _ = up.Write(first[:n])
+		go func() { _, _ = io.Copy(up, c) }()
+		time.Sleep(holdBack)
+		_, _ = io.Copy(c, up)
+	})
+	pipes, err := DialPipes(context.Background(), slow, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ClosePipes(pipes)
+	l := NewLayout(LayoutSpec{Clusters: 1, BrokersPerCluster: 1, TopicsPerCluster: 1, QueueNums: 1})
+	m, err := Run(context.Background(), Window{Measure: window}, HeartbeatStream(l, pipes, 2, false))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p := m.Phases[0]; p.Requests == 0 || p.ErrorCount() != 0 {
+		t.Fatalf("the held-back answers must be counted: %+v", p)
+	}
+}

@@ -76,9 +76,41 @@ const (
 
 // workerStats is one worker's private record, merged after the run.
 type workerStats struct {
-	hist   latency.Histogram
-	errors map[string]uint64
+	hist     latency.Histogram
+	errors   map[string]uint64
+	progress *streamProgress
 }
+
+// streamProgress is shared by the workers of one stream: whether it has had
+// an answer in the window yet (read before written, so it costs a shared
+// cache line once, not per answer), and how many of its pipes have failed.
+type streamProgress struct {
+	answered    atomic.Bool
+	failedPipes atomic.Int32
+}
+
+// record counts one answer that arrived in the window.
+func (ws *workerStats) record(d time.Duration) {
+	ws.hist.Record(d)
+	if !ws.progress.answered.Load() {
+		ws.progress.answered.Store(true)
+	}
+}
+
+// pipeFailed counts one of the stream's pipes out.
+func (ws *workerStats) pipeFailed() { ws.progress.failedPipes.Add(1) }
+
+// settled says the stream has had an answer in the window or never can:
+// every one of its pipes has failed (clients redial, so they always can).
+func (p *streamProgress) settled(stream Stream) bool {
+	return p.answered.Load() || len(stream.Clients) == 0 && int(p.failedPipes.Load()) >= len(stream.Pipes)
+}
+
+// windowStretch bounds how long a window is held open past its end for a
+// stream that has had no answer yet: on a starved machine (a niced test run
+// beside builds) a short window can pass before any answer arrives, and a
+// rate from no answers says nothing about the server.
+const windowStretch = 10 * time.Second
 
 // Run drives the streams together for warm-up plus measure, then stops
 // every worker and waits for it. Answers are counted when they arrive inside
@@ -89,6 +121,7 @@ func Run(ctx context.Context, window Window, streams ...Stream) (Measurement, er
 	stop := make(chan struct{})
 	var wg sync.WaitGroup
 	stats := make([][]*workerStats, len(streams))
+	progress := make([]streamProgress, len(streams))
 	seed := uint64(time.Now().UnixNano())
 	// raw starts the runs of raw pipes, which share event loops.
 	var raw []func() *pipeRun
@@ -98,7 +131,7 @@ func Run(ctx context.Context, window Window, streams ...Stream) (Measurement, er
 		}
 		for c, pipe := range stream.Pipes {
 			rng := rand.New(rand.NewPCG(seed, uint64(s)<<32|uint64(c)))
-			ws := &workerStats{errors: map[string]uint64{}}
+			ws := &workerStats{errors: map[string]uint64{}, progress: &progress[s]}
 			stats[s] = append(stats[s], ws)
 			if pipe.conn == nil && pipe.broken == nil {
 				raw = append(raw, func() *pipeRun { return newPipeRun(pipe, stream.InFlight, stream.Requests, rng, &state, ws) })
@@ -114,7 +147,7 @@ func Run(ctx context.Context, window Window, streams ...Stream) (Measurement, er
 			for k := range stream.InFlight {
 				worker := c*stream.InFlight + k
 				rng := rand.New(rand.NewPCG(seed, uint64(s)<<32|uint64(worker)))
-				ws := &workerStats{errors: map[string]uint64{}}
+				ws := &workerStats{errors: map[string]uint64{}, progress: &progress[s]}
 				stats[s] = append(stats[s], ws)
 				wg.Add(1)
 				go func() {
@@ -139,7 +172,15 @@ func Run(ctx context.Context, window Window, streams ...Stream) (Measurement, er
 			}
 		}()
 	}
-	m, err := measureWindow(ctx, window, &state)
+	everyStreamSettled := func() bool {
+		for s := range progress {
+			if !progress[s].settled(streams[s]) {
+				return false
+			}
+		}
+		return true
+	}
+	m, err := measureWindow(ctx, window, &state, everyStreamSettled)
 	close(stop)
 	wg.Wait()
 	if err != nil {
@@ -165,7 +206,9 @@ func Run(ctx context.Context, window Window, streams ...Stream) (Measurement, er
 
 // measureWindow sleeps through the warm-up, opens the window, sleeps
 // through it and closes it, reading the server's CPU time at both edges.
-func measureWindow(ctx context.Context, window Window, state *atomic.Int32) (Measurement, error) {
+// The window stays open past its end, by at most windowStretch, until
+// settled says every stream has had an answer in it (or can have none).
+func measureWindow(ctx context.Context, window Window, state *atomic.Int32, settled func() bool) (Measurement, error) {
 	if err := sleepCtx(ctx, window.Warmup); err != nil {
 		state.Store(stateStopped)
 		return Measurement{}, err
@@ -175,6 +218,9 @@ func measureWindow(ctx context.Context, window Window, state *atomic.Int32) (Mea
 	start := time.Now()
 	state.Store(stateMeasuring)
 	err := sleepCtx(ctx, window.Measure)
+	for stretch := time.Now().Add(windowStretch); err == nil && !settled() && time.Now().Before(stretch); {
+		err = sleepCtx(ctx, 5*time.Millisecond)
+	}
 	state.Store(stateStopped)
 	elapsed := time.Since(start)
 	if err != nil {
@@ -223,7 +269,7 @@ func runWorker(ctx context.Context, client Invoker, next Source, pause func(*ran
 		if state.Load() != stateMeasuring {
 			continue
 		}
-		ws.hist.Record(elapsed)
+		ws.record(elapsed)
 		switch {
 		case err != nil:
 			ws.errors[errorKind(err)]++
