@@ -118,10 +118,16 @@ func TestMinorityLeaderCommitsNothing(t *testing.T) {
 	// A commit timeout shorter than the leader lease: the first write's wait
 	// times out before the leader steps down, and the next write waits for
 	// that entry's fate before it validates.
-	g := startGroup(t, 3, func(c *config.Config) { c.CommitTimeoutMillis = 100 })
+	// The short timeout is set only after the broker has registered: a
+	// starved machine (a niced run beside builds) can take longer than
+	// 100 ms to commit the registration itself.
+	g := startGroup(t, 3, nil)
 	leader := g.leader(t)
 	b := ctltest.NewBroker(t, "cluster-a", "set-m", g.addrs)
 	b.Register(t)
+	short := *g.svcs[leader].Node.Config()
+	short.CommitTimeoutMillis = 100
+	g.svcs[leader].Node.cfg.Store(&short)
 	for i := range g.svcs {
 		if i != leader {
 			g.stop(t, i)

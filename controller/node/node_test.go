@@ -218,11 +218,15 @@ func TestSilentMasterIsReplacedAfterItsHeartbeatExpires(t *testing.T) {
 	b2 := ctltest.NewBroker(t, "cluster-a", "broker-set-b", g.addrs)
 	b1.Register(t)
 	b2.Register(t)
-	b1.Heartbeat(t, 0, 0, 500)
+	// b1's short timeout comes with its last heartbeat, after the set-up:
+	// given at first, it could run out on a starved machine before the
+	// in-sync set is altered.
+	b1.Heartbeat(t, 0, 0, 60000)
 	b2.Heartbeat(t, 0, 0, 60000)
 	ctltest.MustCode(t, b1.Elect(t), 0)
 	ctltest.MustCode(t, b1.Call(t, wire.CodeAlterSyncStateSet, &wire.AlterSyncStateSetRequest{BrokerName: b1.Name, MasterBrokerID: 1, MasterEpoch: 1},
 		(&wire.SyncStateSet{SyncStateSet: []int64{1, 2}, SyncStateSetEpoch: 1}).Encode()), 0)
+	b1.Heartbeat(t, 0, 0, 500)
 	// b1 stays connected but silent: its 500 ms timeout runs out.
 	waitFor(t, "broker 2 elected", func() bool {
 		info, _ := b2.ReplicaInfo(t)
