@@ -1,6 +1,7 @@
 package test
 
 import (
+	"context"
 	"fmt"
 	"net"
 	"net/http"
@@ -10,6 +11,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/apache/rocketmq-client-go/v2/admin"
 
 	"github.com/gonamesrv/gonamesrv/controller/ctltest"
 	"github.com/gonamesrv/gonamesrv/internal/nstest"
@@ -70,16 +73,21 @@ func controllerLeader(t *testing.T, addrs []string) int {
 
 // routedAddrs is the set's brokerAddrs in the route answer of routedTopic.
 func routedAddrs(ns, set string) (map[int64]string, error) {
-	data, code, err := routeOf(ns, routedTopic)
+	return routedAddrsOf(ns, routedTopic, set)
+}
+
+// routedAddrsOf is the set's brokerAddrs in the route answer of topic.
+func routedAddrsOf(ns, topic, set string) (map[int64]string, error) {
+	data, code, err := routeOf(ns, topic)
 	if err != nil || code != remoting.SUCCESS {
-		return nil, fmt.Errorf("route of %s: code %d %v", routedTopic, code, err)
+		return nil, fmt.Errorf("route of %s: code %d %v", topic, code, err)
 	}
 	for _, bd := range data.BrokerDatas {
 		if bd.BrokerName == set {
 			return bd.BrokerAddrs, nil
 		}
 	}
-	return nil, fmt.Errorf("no %s in the route of %s", set, routedTopic)
+	return nil, fmt.Errorf("no %s in the route of %s", set, topic)
 }
 
 // newMasterIn waits until ns's route answer shows one of candidates at id 0
@@ -277,7 +285,8 @@ func TestRoutesFollowEmbeddedControllerElections(t *testing.T) {
 // a Java NameServer does). The members get no role-change notice and poll
 // their role every 10 s, so the new master's own registration comes late:
 // the route answer of both NameServers shows it at id 0 from the leader's
-// notice alone.
+// notice alone, and the Apache Go client, reading it, sends a topic
+// deletion to the new master.
 func TestRoutesFollowStandaloneControllerNotices(t *testing.T) {
 	nsA, nsB := startNamesrvHTTP(t), startNamesrvHTTP(t)
 	unknowing := freePort(t)
@@ -309,6 +318,20 @@ func TestRoutesFollowStandaloneControllerNotices(t *testing.T) {
 		}
 		return nil
 	})
+	// A topic on every member, for the Apache Go client below.
+	const goTopic = "GoFailoverTopic"
+	adm := newGoAdmin(t, nsA.Addr)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	for _, p := range []*process{a, b, c} {
+		if err := adm.CreateTopic(ctx, admin.WithTopicCreate(goTopic), admin.WithBrokerAddrCreate(p.Addr)); err != nil {
+			t.Fatalf("CreateTopic on %s: %v", p.Addr, err)
+		}
+	}
+	eventually(t, 10*time.Second, "the topic in the route", func() error {
+		_, err := routedAddrsOf(nsA.Addr, goTopic, set)
+		return err
+	})
 	leader := ctl.leader(t, 10*time.Second)
 
 	killed := time.Now()
@@ -322,6 +345,20 @@ func TestRoutesFollowStandaloneControllerNotices(t *testing.T) {
 			t.Fatal(err)
 		}
 		metricsHave(t, ns, `rocketmq_namesrv_controller_elections_applied_total{source="notice"} 2`)
+	}
+	// The Apache Go client reads the route and sends a topic deletion to
+	// the master it names (broker id 0): the new one, which alone loses it.
+	if err := newGoAdmin(t, nsA.Addr).DeleteTopic(ctx, admin.WithTopicDelete(goTopic)); err != nil {
+		t.Fatalf("the Go client's DeleteTopic after the failover: %v", err)
+	}
+	for _, p := range []*process{b, c} {
+		topics, err := brokerTopics(p.Addr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, has := topics[goTopic]; has == (p.Addr == master) {
+			t.Fatalf("broker %s (master %v) has the topic %v after the Go client's deletion", p.Addr, p.Addr == master, has)
+		}
 	}
 	for _, ns := range procs {
 		eventually(t, 30*time.Second, "the new master's own registration on masterEpoch 2", func() error {
