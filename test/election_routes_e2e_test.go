@@ -116,6 +116,25 @@ func newMasterIn(t *testing.T, ns, set, old string, candidates ...string) string
 	return master
 }
 
+// metricValue reads one sample of ns's /metrics (0 when absent).
+func metricValue(t *testing.T, ns *sidePort, sample string) float64 {
+	t.Helper()
+	code, body, err := ns.get("/metrics")
+	if err != nil || code != http.StatusOK {
+		t.Fatalf("/metrics of %s: %d %v", ns.Addr, code, err)
+	}
+	for _, line := range strings.Split(string(body), "\n") {
+		if rest, ok := strings.CutPrefix(line, sample+" "); ok {
+			v, err := strconv.ParseFloat(rest, 64)
+			if err != nil {
+				t.Fatalf("%s: %v", line, err)
+			}
+			return v
+		}
+	}
+	return 0
+}
+
 // metricsHave fails the test unless ns's /metrics holds every line.
 func metricsHave(t *testing.T, ns *sidePort, lines ...string) {
 	t.Helper()
@@ -243,15 +262,19 @@ func TestRoutesFollowEmbeddedControllerElections(t *testing.T) {
 
 	// A stale master: the old address as id 0, on the old epoch, then
 	// claiming the new one.
+	const ignored, takenOver = `rocketmq_namesrv_registrations_refused_total{reason="ignored_stale_version"}`,
+		`rocketmq_namesrv_broker_id_conflicts_total{outcome="taken_over"}`
 	for i, ns := range nss {
+		ignoredBefore, takenBefore := metricValue(t, ns, ignored), metricValue(t, ns, takenOver)
 		old := staleMaster(t, ns.Addr, cluster, set, a.Addr, 1)
 		claim := staleMaster(t, ns.Addr, cluster, set, a.Addr, 2)
 		if i == 2 { // controllerFencing=false: Java's rule
 			nstest.MustCode(t, old, remoting.SUCCESS) // ignored, answered 0 as Java does
 			nstest.MustCode(t, claim, remoting.SUCCESS)
-			metricsHave(t, ns, `rocketmq_namesrv_registrations_refused_total{reason="ignored_stale_version"} 1`,
-				`rocketmq_namesrv_broker_id_conflicts_total{outcome="taken_over"} 1`,
-				`rocketmq_namesrv_registrations_refused_total{reason="fenced_by_controller"} 0`)
+			if metricValue(t, ns, ignored) != ignoredBefore+1 || metricValue(t, ns, takenOver) != takenBefore+1 {
+				t.Fatalf("fencing off: the old epoch not ignored once and the equal one not taken over once")
+			}
+			metricsHave(t, ns, `rocketmq_namesrv_registrations_refused_total{reason="fenced_by_controller"} 0`)
 			continue
 		}
 		nstest.MustCode(t, old, remoting.SYSTEM_ERROR)

@@ -53,6 +53,7 @@ func TestLeaderTellsTheNameServersOfEachElection(t *testing.T) {
 	b2.Register(t)
 	b1.Heartbeat(t, 0, 100, 10000)
 	b2.Heartbeat(t, 0, 100, 10000)
+	waitFor(t, "both heartbeats", func() bool { return g.svcs[0].Node.live.size() == 2 })
 	ctltest.MustCode(t, b1.Elect(t), 0)
 	alter := b1.Call(t, wire.CodeAlterSyncStateSet, &wire.AlterSyncStateSetRequest{BrokerName: b1.Name, MasterBrokerID: 1, MasterEpoch: 1},
 		(&wire.SyncStateSet{SyncStateSet: []int64{1, 2}, SyncStateSetEpoch: 1}).Encode())
