@@ -47,14 +47,8 @@ func TestLeaderTellsTheNameServersOfEachElection(t *testing.T) {
 	t.Cleanup(func() { _ = unknowing.Shutdown(context.Background()) })
 	g := startGroup(t, 1, func(c *config.Config) { c.NamesrvAddr = nsAddr + "; " + unknowing.Addr().String() + ";" })
 	g.leader(t)
-	b1 := ctltest.NewBroker(t, "cluster-a", "broker-set-n", g.addrs)
-	b2 := ctltest.NewBroker(t, "cluster-a", "broker-set-n", g.addrs)
-	b1.Register(t)
-	b2.Register(t)
-	b1.Heartbeat(t, 0, 100, 10000)
-	b2.Heartbeat(t, 0, 100, 10000)
-	waitFor(t, "both heartbeats", func() bool { return g.svcs[0].Node.live.size() == 2 })
-	ctltest.MustCode(t, b1.Elect(t), 0)
+	bs := registeredSet(t, g, "broker-set-n", []int32{0, 0}, []int64{100, 100})
+	b1, b2 := bs[0], bs[1]
 	alter := b1.Call(t, wire.CodeAlterSyncStateSet, &wire.AlterSyncStateSetRequest{BrokerName: b1.Name, MasterBrokerID: 1, MasterEpoch: 1},
 		(&wire.SyncStateSet{SyncStateSet: []int64{1, 2}, SyncStateSetEpoch: 1}).Encode())
 	ctltest.MustCode(t, alter, 0)
