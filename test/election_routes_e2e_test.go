@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -399,4 +400,62 @@ func TestRoutesFollowStandaloneControllerNotices(t *testing.T) {
 	if n := strings.Count(string(out), "NameServer does not know election notices"); n != 1 {
 		t.Fatalf("the leader logged the unsupported notice %d times, want once:\n%s", n, out)
 	}
+}
+
+// Issue 24 item 3 with a real stale master: the master paused (SIGSTOP, its
+// connections stay open, it stays live in the NameServer) is passed over
+// by the controller once its heartbeats stop; the election takes it out of
+// the route of the NameServer embedding the controller. Resumed, it keeps
+// registering as id 0 on its old epoch until it learns its new role: the
+// route never shows it at id 0 again, and it comes back as a slave.
+func TestPausedMasterIsTakenOutAndFencedOnResume(t *testing.T) {
+	nss, ctl := startEmbeddedGroup(t, 1, func(int) []string { return []string{"scanNotActiveBrokerInterval=500"} })
+	ns := nss[0]
+	controllerLeader(t, ctl)
+	const cluster, set = "ctl-cluster", "ctl-paused"
+	conf := electionBrokerConf(ctl, 500*time.Millisecond)
+	a := startBroker(t, brokerSpec{cluster: cluster, name: set, nameServers: []*process{ns.process}, extra: conf})
+	eventually(t, 30*time.Second, "a as master", wantRoute(ns.Addr, set, map[int64]string{0: a.Addr}))
+	b := startBroker(t, brokerSpec{cluster: cluster, name: set, nameServers: []*process{ns.process}, extra: conf})
+	eventually(t, 30*time.Second, "b as slave 2", wantRoute(ns.Addr, set, map[int64]string{0: a.Addr, 2: b.Addr}))
+	probe := ctltest.NewBroker(t, cluster, set, ctl)
+	eventually(t, 30*time.Second, "b in the in-sync set", func() error {
+		if _, sss := probe.ReplicaInfo(t); fmt.Sprint(sss.SyncStateSet) != "[1 2]" {
+			return fmt.Errorf("in-sync set %v", sss.SyncStateSet)
+		}
+		return nil
+	})
+
+	paused := time.Now()
+	if err := a.cmd.Process.Signal(syscall.SIGSTOP); err != nil {
+		t.Fatal(err)
+	}
+	resumed := false
+	resume := func() {
+		if !resumed {
+			resumed = true
+			_ = a.cmd.Process.Signal(syscall.SIGCONT)
+		}
+	}
+	defer resume()
+	// controllerHeartBeatTimeoutMills (3 s) and the 500 ms scan, then the election.
+	eventually(t, 20*time.Second, "b as master, a out", wantRoute(ns.Addr, set, map[int64]string{0: b.Addr}))
+	t.Logf("SIGSTOP of the master -> new master alone in the route: %s", time.Since(paused).Round(time.Millisecond))
+	out, err := os.ReadFile(ns.logPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(out), `removed="`+a.Addr+`"`) {
+		t.Fatalf("no election took the paused master %s out of the route:\n%s", a.Addr, out)
+	}
+
+	resume()
+	for deadline := time.Now().Add(3 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+		if ids, err := routeIDs(ns.Addr, set); err == nil && ids[0] != b.Addr {
+			t.Fatalf("after the old master resumed the route's id 0 is %q: %v", ids[0], ids)
+		}
+	}
+	eventually(t, 30*time.Second, "a back as slave 1", wantRoute(ns.Addr, set, map[int64]string{0: b.Addr, 1: a.Addr}))
+	t.Logf("registrations of the resumed old master refused as fenced: %v",
+		metricValue(t, ns, `rocketmq_namesrv_registrations_refused_total{reason="fenced_by_controller"}`))
 }
