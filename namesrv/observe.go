@@ -97,6 +97,7 @@ func (ns *NameServer) metricsSources() metrics.Sources {
 		ACL:    ns.aclCounts,
 		Guards: ns.guardCounts,
 		Frames: ns.frameCounts,
+		Peers:  ns.peerCounts,
 		Notify: ns.notifier.counts.read,
 		// The eviction job is made after the metrics; it is there by the
 		// first scrape that can see a pause.

@@ -12,6 +12,7 @@ import (
 	"github.com/sirupsen/logrus"
 
 	"github.com/gonamesrv/gonamesrv/namesrv/config"
+	"github.com/gonamesrv/gonamesrv/namesrv/metrics"
 	"github.com/gonamesrv/gonamesrv/namesrv/peers"
 	"github.com/gonamesrv/gonamesrv/remoting"
 )
@@ -106,4 +107,18 @@ func (ns *NameServer) nameServerList() string {
 		return list
 	}
 	return strings.Join(append([]string{advertisedAddr(ns.Addr())}, config.SplitAddrList(cfg.PeerNamesrvAddrs)...), ";")
+}
+
+// peerCounts is the last checks of the peers for the metrics; none before
+// the watcher starts (the metrics are made before the server listens).
+func (ns *NameServer) peerCounts() []metrics.PeerStatus {
+	w := ns.obs.peers
+	if w == nil {
+		return nil
+	}
+	var out []metrics.PeerStatus
+	for _, st := range w.Statuses() {
+		out = append(out, metrics.PeerStatus{Addr: st.Addr, Up: st.Up, RoutesAgree: st.RoutesAgree})
+	}
+	return out
 }
