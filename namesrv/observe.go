@@ -148,7 +148,7 @@ func (ns *NameServer) startObserving() {
 		Peers:   ns.obs.peers.Statuses,
 		Ready:   ns.Ready,
 		KV:      ns.kv.All,
-		Config:  func() map[string]string { return ns.settings.Get().Values() },
+		Config:  func() map[string]string { return config.WithoutSecrets(ns.settings.Get().Values()) },
 		// config.Pending values, by key.
 		PendingRestart: func() any { return ns.settings.PendingRestart() },
 		NameServers:    ns.nameServerList,

@@ -11,6 +11,7 @@ import (
 
 	"github.com/sirupsen/logrus"
 
+	"github.com/gonamesrv/gonamesrv/internal/aclsign"
 	"github.com/gonamesrv/gonamesrv/namesrv/config"
 	"github.com/gonamesrv/gonamesrv/namesrv/metrics"
 	"github.com/gonamesrv/gonamesrv/namesrv/peers"
@@ -25,7 +26,10 @@ const selfLookupTimeout = time.Second
 // (package peers) behind the dashboard's peers panel.
 func (ns *NameServer) startPeerWatch() {
 	log := ns.log.WithField("component", "peers")
-	ns.obs.peers = peers.Start(peers.Config{Peers: ns.peerList, Local: ns.routes, TLS: ns.peerTLS(log), Log: log})
+	cfg := ns.settings.Get()
+	// The account keys are protected (changed only at a restart): read once.
+	sign := aclsign.Signer(aclsign.Credentials{AccessKey: cfg.PeerAccessKey, SecretKey: cfg.PeerSecretKey})
+	ns.obs.peers = peers.Start(peers.Config{Peers: ns.peerList, Local: ns.routes, TLS: ns.peerTLS(log), Sign: sign, Log: log})
 }
 
 // peerTLS is how the peers are reached: over TLS when this server enforces
