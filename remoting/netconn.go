@@ -1,9 +1,12 @@
 package remoting
 
 import (
+	"crypto/tls"
+	"errors"
 	"fmt"
 	"io"
 	"net"
+	"os"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -38,7 +41,9 @@ type netConn struct {
 	base    []byte   // the buffer in starts in, reused once in is consumed
 	ctx     any
 	writeMu sync.Mutex
-	closed  atomic.Bool
+	// cork is under a TLS connection (tls_cork.go), nil otherwise.
+	cork   *corkConn
+	closed atomic.Bool
 	// writes are the asynchronous writes waiting for the connection's one
 	// writing goroutine (tls_output.go), under writesMu.
 	writesMu sync.Mutex
@@ -49,7 +54,9 @@ type netConn struct {
 	wake chan struct{}
 }
 
-func newNetConn(raw net.Conn) *netConn { return &netConn{raw: raw, wake: make(chan struct{}, 1)} }
+func newNetConn(raw net.Conn) *netConn {
+	return &netConn{raw: raw, cork: corkOf(raw), wake: make(chan struct{}, 1)}
+}
 
 // EventLoop is nil: a goroutine, not an event loop, serves the connection.
 func (c *netConn) EventLoop() gnet.EventLoop { return nil }
@@ -107,6 +114,41 @@ func (c *netConn) fill() error {
 	return err
 }
 
+// pastDeadline is a read deadline already passed: a read under it returns
+// at once with what is buffered, or a timeout, without a system call.
+var pastDeadline = time.Unix(1, 0)
+
+// fillReady takes, after a fill, the records a TLS connection already holds:
+// the TLS layer reads every byte the socket has in one system call but
+// hands them out a record at a time, and a client that writes a record per
+// request would otherwise get an OnTraffic, and a write, per request. Under
+// a passed deadline each further read returns what is buffered or a
+// timeout, never waiting (a timeout leaves the TLS connection usable: its
+// partial record stays buffered). Up to maxRetainedInbound; a plain
+// connection's one read already took all the socket had. The error is a
+// read's other than the timeout (the peer closed meanwhile).
+func (c *netConn) fillReady() error {
+	if _, ok := c.raw.(*tls.Conn); !ok {
+		return nil
+	}
+	if err := c.raw.SetReadDeadline(pastDeadline); err != nil {
+		return fmt.Errorf("set read deadline: %w", err)
+	}
+	var err error
+	for len(c.in) < maxRetainedInbound {
+		if err = c.fill(); err != nil {
+			break
+		}
+	}
+	if errors.Is(err, os.ErrDeadlineExceeded) {
+		err = nil
+	}
+	if clear := c.raw.SetReadDeadline(time.Time{}); clear != nil && err == nil {
+		err = fmt.Errorf("clear read deadline: %w", clear)
+	}
+	return err
+}
+
 // Write writes p at once (the OnTraffic answers), at most netWriteTimeout.
 func (c *netConn) Write(p []byte) (int, error) { return c.writeAll([][]byte{p}) }
 
@@ -115,6 +157,34 @@ func (c *netConn) Write(p []byte) (int, error) { return c.writeAll([][]byte{p}) 
 func (c *netConn) writeAll(pieces [][]byte) (int, error) {
 	c.writeMu.Lock()
 	defer c.writeMu.Unlock()
+	if c.cork != nil && sizeOf(pieces) > tlsRecordPlaintext {
+		return c.writeCorked(pieces)
+	}
+	return c.writePieces(pieces)
+}
+
+// writeCorked writes pieces that make several TLS records with one system
+// call (corkConn), at most netWriteTimeout.
+func (c *netConn) writeCorked(pieces [][]byte) (int, error) {
+	c.cork.cork()
+	total, err := c.writePieces(pieces)
+	if uncorked := c.cork.uncork(); uncorked != nil && err == nil {
+		_ = c.Close()
+		err = fmt.Errorf("write: %w", uncorked)
+	}
+	return total, err
+}
+
+func sizeOf(pieces [][]byte) int {
+	n := 0
+	for _, p := range pieces {
+		n += len(p)
+	}
+	return n
+}
+
+// writePieces is writeAll's loop, under writeMu.
+func (c *netConn) writePieces(pieces [][]byte) (int, error) {
 	total := 0
 	for _, p := range pieces {
 		if err := c.raw.SetWriteDeadline(time.Now().Add(netWriteTimeout)); err != nil {

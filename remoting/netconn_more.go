@@ -41,6 +41,9 @@ func (c *netConn) tcp() *net.TCPConn {
 	if tlsConn, ok := raw.(interface{ NetConn() net.Conn }); ok {
 		raw = tlsConn.NetConn()
 	}
+	if cork, ok := raw.(*corkConn); ok {
+		raw = cork.Conn
+	}
 	if peeked, ok := raw.(*peekedConn); ok {
 		raw = peeked.Conn
 	}
