@@ -1,17 +1,16 @@
 package remoting
 
 import (
-	"crypto/tls"
-	"errors"
 	"fmt"
 	"io"
 	"net"
-	"os"
 	"sync"
 	"sync/atomic"
 	"time"
 
 	"github.com/panjf2000/gnet/v2"
+
+	"github.com/gonamesrv/gonamesrv/internal/tlscork"
 )
 
 // netWriteTimeout bounds one write to a connection of the net.Conn path
@@ -41,8 +40,8 @@ type netConn struct {
 	base    []byte   // the buffer in starts in, reused once in is consumed
 	ctx     any
 	writeMu sync.Mutex
-	// cork is under a TLS connection (tls_cork.go), nil otherwise.
-	cork   *corkConn
+	// cork is under a TLS connection (package tlscork), nil otherwise.
+	cork   *tlscork.Conn
 	closed atomic.Bool
 	// writes are the asynchronous writes waiting for the connection's one
 	// writing goroutine (tls_output.go), under writesMu.
@@ -55,7 +54,7 @@ type netConn struct {
 }
 
 func newNetConn(raw net.Conn) *netConn {
-	return &netConn{raw: raw, cork: corkOf(raw), wake: make(chan struct{}, 1)}
+	return &netConn{raw: raw, cork: tlscork.Of(raw), wake: make(chan struct{}, 1)}
 }
 
 // EventLoop is nil: a goroutine, not an event loop, serves the connection.
@@ -114,39 +113,12 @@ func (c *netConn) fill() error {
 	return err
 }
 
-// pastDeadline is a read deadline already passed: a read under it returns
-// at once with what is buffered, or a timeout, without a system call.
-var pastDeadline = time.Unix(1, 0)
-
-// fillReady takes, after a fill, the records a TLS connection already holds:
-// the TLS layer reads every byte the socket has in one system call but
-// hands them out a record at a time, and a client that writes a record per
-// request would otherwise get an OnTraffic, and a write, per request. Under
-// a passed deadline each further read returns what is buffered or a
-// timeout, never waiting (a timeout leaves the TLS connection usable: its
-// partial record stays buffered). Up to maxRetainedInbound; a plain
-// connection's one read already took all the socket had. The error is a
-// read's other than the timeout (the peer closed meanwhile).
+// fillReady takes, after a fill, the records a TLS connection already
+// holds (tlscork.ReadHeld), up to maxRetainedInbound, so that a client's
+// batch of requests sent a record each gets one OnTraffic and one write of
+// answers.
 func (c *netConn) fillReady() error {
-	if _, ok := c.raw.(*tls.Conn); !ok {
-		return nil
-	}
-	if err := c.raw.SetReadDeadline(pastDeadline); err != nil {
-		return fmt.Errorf("set read deadline: %w", err)
-	}
-	var err error
-	for len(c.in) < maxRetainedInbound {
-		if err = c.fill(); err != nil {
-			break
-		}
-	}
-	if errors.Is(err, os.ErrDeadlineExceeded) {
-		err = nil
-	}
-	if clear := c.raw.SetReadDeadline(time.Time{}); clear != nil && err == nil {
-		err = fmt.Errorf("clear read deadline: %w", clear)
-	}
-	return err
+	return tlscork.ReadHeld(c.raw, c.fill, func() bool { return len(c.in) < maxRetainedInbound })
 }
 
 // Write writes p at once (the OnTraffic answers), at most netWriteTimeout.
@@ -157,20 +129,19 @@ func (c *netConn) Write(p []byte) (int, error) { return c.writeAll([][]byte{p}) 
 func (c *netConn) writeAll(pieces [][]byte) (int, error) {
 	c.writeMu.Lock()
 	defer c.writeMu.Unlock()
-	if c.cork != nil && sizeOf(pieces) > tlsRecordPlaintext {
+	if c.cork != nil && sizeOf(pieces) > tlscork.RecordPlaintext {
 		return c.writeCorked(pieces)
 	}
 	return c.writePieces(pieces)
 }
 
 // writeCorked writes pieces that make several TLS records with one system
-// call (corkConn), at most netWriteTimeout.
+// call (tlscork.Conn), at most netWriteTimeout.
 func (c *netConn) writeCorked(pieces [][]byte) (int, error) {
-	c.cork.cork()
-	total, err := c.writePieces(pieces)
-	if uncorked := c.cork.uncork(); uncorked != nil && err == nil {
+	total, err := c.cork.Batch(func() (int, error) { return c.writePieces(pieces) })
+	if err != nil && !c.closed.Load() { // the flush failed: writePieces closes on its own failures
 		_ = c.Close()
-		err = fmt.Errorf("write: %w", uncorked)
+		err = fmt.Errorf("write: %w", err)
 	}
 	return total, err
 }

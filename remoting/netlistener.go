@@ -14,6 +14,8 @@ import (
 	"github.com/sirupsen/logrus"
 
 	"github.com/gonamesrv/gonamesrv/internal/quiet"
+
+	"github.com/gonamesrv/gonamesrv/internal/tlscork"
 )
 
 // tlsRecordHandshake is the first byte of a TLS connection (a handshake
@@ -233,7 +235,7 @@ func (l *netListener) secure(raw net.Conn) (net.Conn, error) {
 			return conn, nil
 		}
 	}
-	tlsConn := tls.Server(&corkConn{Conn: conn}, l.certs.config())
+	tlsConn := tls.Server(&tlscork.Conn{Conn: conn}, l.certs.config())
 	ctx, cancel := context.WithTimeout(context.Background(), timeout)
 	defer cancel()
 	if err := tlsConn.HandshakeContext(ctx); err != nil {

@@ -139,7 +139,7 @@ func newEnv(ctx context.Context, o *options, log *logrus.Entry) (*scenario.Env, 
 	startWith := func(kind string, spec load.LayoutSpec, own ...string) (*target.Server, error) {
 		profile := profiles.next(kind)
 		if kind == report.TargetBaseline {
-			return target.StartBaseline(spec, profile)
+			return target.StartBaseline(spec, profile, own...)
 		}
 		if o.addr != "" {
 			return target.External(kind, o.addr, o.pid), nil
@@ -223,7 +223,13 @@ func runBaseline(ctx context.Context, o *options, stdout io.Writer, log *logrus.
 		return err
 	}
 	defer stopProfile()
-	srv, err := baseline.Start(o.listen, o.spec, log.WithField("component", "baseline"))
+	start := baseline.Start
+	if o.baselineTLSCert != "" {
+		start = func(addr string, spec load.LayoutSpec, log *logrus.Entry) (*baseline.Server, error) {
+			return baseline.StartTLS(addr, spec, o.baselineTLSCert, o.baselineTLSKey, log)
+		}
+	}
+	srv, err := start(o.listen, o.spec, log.WithField("component", "baseline"))
 	if err != nil {
 		return err
 	}

@@ -80,15 +80,15 @@ func (e *Env) aclPhase(spec load.LayoutSpec, l Load, mode string, round int, ext
 	if mode == ACLSigned {
 		sign = aclsign.Signer(ACLCredentials) // the stream's templates are signed as they are made
 	}
-	return e.freshRoutePhase(spec, l, ACLRoundScenario(mode, round), extra, nil, sign)
+	return e.freshRoutePhase(report.TargetNamesrv, spec, l, ACLRoundScenario(mode, round), extra, nil, sign)
 }
 
-// freshRoutePhase seeds a NameServer started with extra, its query pipes
-// over pipeTLS (nil: plain), and measures route queries in the Java
+// freshRoutePhase seeds a server of kind started with extra, its query
+// pipes over pipeTLS (nil: plain), and measures route queries in the Java
 // client's header at l, signed by sign (nil: unsigned), as phase name.
-func (e *Env) freshRoutePhase(spec load.LayoutSpec, l Load, name string, extra []string, pipeTLS *tls.Config,
+func (e *Env) freshRoutePhase(kind string, spec load.LayoutSpec, l Load, name string, extra []string, pipeTLS *tls.Config,
 	sign func(*remoting.Command)) ([]report.Phase, error) {
-	server, err := e.StartWith(report.TargetNamesrv, spec, extra...)
+	server, err := e.StartWith(kind, spec, extra...)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}

@@ -6,6 +6,7 @@ import (
 	"os"
 
 	"github.com/gonamesrv/gonamesrv/cmd/nsbench/internal/load"
+	"github.com/gonamesrv/gonamesrv/cmd/nsbench/internal/report"
 	"github.com/gonamesrv/gonamesrv/internal/testcerts"
 )
 
@@ -25,8 +26,9 @@ var TLSModes = []string{TLSOff, TLSOn}
 func TLSRoundScenario(mode string, round int) string { return fmt.Sprintf("%s-r%d", mode, round) }
 
 // TLSRoute measures route queries (the Java client's header) at l against
-// a fresh NameServer per mode, rounds times, the modes taking turns within
-// a round so that each round's ratio shares the machine's state.
+// a fresh NameServer and a fresh zero-work baseline per mode, rounds times,
+// the modes taking turns within a round so that each round's ratio shares
+// the machine's state.
 func TLSRoute(e *Env, spec load.LayoutSpec, l Load, rounds int) (Result, error) {
 	if e.StartWith == nil {
 		return Result{}, fmt.Errorf("tls-route: the environment cannot start a server with flags of its own")
@@ -43,17 +45,26 @@ func TLSRoute(e *Env, spec load.LayoutSpec, l Load, rounds int) (Result, error) 
 	var result Result
 	for round := 1; round <= rounds; round++ {
 		for _, mode := range TLSModes {
-			var extra []string
+			name := TLSRoundScenario(mode, round)
+			var namesrvFlags, baselineFlags []string
 			var pipeTLS *tls.Config
 			if mode == TLSOn {
-				extra = []string{"-tls.server.mode", "permissive", "-tls.server.certPath", certs.ServerCert, "-tls.server.keyPath", certs.ServerKey}
+				namesrvFlags = []string{"-tls.server.mode", "permissive", "-tls.server.certPath", certs.ServerCert, "-tls.server.keyPath", certs.ServerKey}
+				baselineFlags = []string{"-tls-cert", certs.ServerCert, "-tls-key", certs.ServerKey}
 				pipeTLS = &tls.Config{RootCAs: certs.CAPool, ServerName: "127.0.0.1", MinVersion: tls.VersionTLS12}
 			}
-			phases, err := e.freshRoutePhase(spec, l, TLSRoundScenario(mode, round), extra, pipeTLS, nil)
-			if err != nil {
-				return result, err
+			// the NameServer, then the zero-work baseline the same way (over
+			// TLS for tls-on): the generator's headroom of each row
+			for _, side := range []struct {
+				kind  string
+				flags []string
+			}{{report.TargetNamesrv, namesrvFlags}, {report.TargetBaseline, baselineFlags}} {
+				phases, err := e.freshRoutePhase(side.kind, spec, l, name, side.flags, pipeTLS, nil)
+				if err != nil {
+					return result, err
+				}
+				result.Phases = append(result.Phases, phases...)
 			}
-			result.Phases = append(result.Phases, phases...)
 		}
 	}
 	return result, nil

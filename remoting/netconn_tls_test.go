@@ -5,60 +5,26 @@ import (
 	"crypto/tls"
 	"io"
 	"net"
-	"sync/atomic"
 	"testing"
 
 	"github.com/gonamesrv/gonamesrv/internal/testcerts"
+
+	"github.com/gonamesrv/gonamesrv/internal/tlscork"
 )
 
-// countingConn counts the writes that reach the socket.
-type countingConn struct {
-	net.Conn
-	writes atomic.Int64
-}
-
-func (c *countingConn) Write(p []byte) (int, error) {
-	c.writes.Add(1)
-	return c.Conn.Write(p)
-}
-
 // tlsPair is a TLS connection over loopback TCP, the server side over a
-// corkConn over a countingConn, the client side over a corkConn of its own
+// tlscork.Conn over a countingConn, the client side over one of its own
 // (clientCork); handshake done.
-func tlsPair(t *testing.T) (server *tls.Conn, counted *countingConn, client *tls.Conn, clientCork *corkConn) {
+func tlsPair(t *testing.T) (server *tls.Conn, counted *testcerts.CountingConn, client *tls.Conn, clientCork *tlscork.Conn) {
 	t.Helper()
-	certs, err := testcerts.Write(t.TempDir())
+	server, client, err := testcerts.LoopbackPair(t.TempDir(), func(c net.Conn) net.Conn {
+		counted = &testcerts.CountingConn{Conn: c}
+		return &tlscork.Conn{Conn: counted}
+	}, func(c net.Conn) net.Conn {
+		clientCork = &tlscork.Conn{Conn: c}
+		return clientCork
+	})
 	if err != nil {
-		t.Fatal(err)
-	}
-	pair, err := tls.LoadX509KeyPair(certs.ServerCert, certs.ServerKey)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ln.Close()
-	accepted := make(chan net.Conn, 1)
-	go func() {
-		c, _ := ln.Accept()
-		accepted <- c
-	}()
-	raw, err := net.Dial("tcp", ln.Addr().String())
-	if err != nil {
-		t.Fatal(err)
-	}
-	counted = &countingConn{Conn: <-accepted}
-	server = tls.Server(&corkConn{Conn: counted}, &tls.Config{Certificates: []tls.Certificate{pair}})
-	clientCork = &corkConn{Conn: raw}
-	client = tls.Client(clientCork, &tls.Config{RootCAs: certs.CAPool, ServerName: "127.0.0.1"})
-	handshake := make(chan error, 1)
-	go func() { handshake <- server.Handshake() }()
-	if err := client.Handshake(); err != nil {
-		t.Fatal(err)
-	}
-	if err := <-handshake; err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { _ = client.Close(); _ = server.Close() })
@@ -66,15 +32,15 @@ func tlsPair(t *testing.T) (server *tls.Conn, counted *countingConn, client *tls
 }
 
 // sendRecords writes n TLS records of record from the client in one TCP write.
-func sendRecords(t *testing.T, client *tls.Conn, cork *corkConn, record []byte, n int) {
+func sendRecords(t *testing.T, client *tls.Conn, cork *tlscork.Conn, record []byte, n int) {
 	t.Helper()
-	cork.cork()
+	cork.Cork()
 	for range n {
 		if _, err := client.Write(record); err != nil {
 			t.Fatal(err)
 		}
 	}
-	if err := cork.uncork(); err != nil {
+	if err := cork.Uncork(); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -86,11 +52,11 @@ func TestCorkedAnswersGoOutInOneWrite(t *testing.T) {
 	server, counted, client, _ := tlsPair(t)
 	nc := newNetConn(server)
 	if nc.cork == nil {
-		t.Fatal("no corkConn found under the TLS connection")
+		t.Fatal("no tlscork.Conn found under the TLS connection")
 	}
 	answers := bytes.Repeat([]byte("0123456789abcdef"), 100<<10/16)
 	for _, corked := range []bool{true, false} {
-		before := counted.writes.Load()
+		before := counted.Writes.Load()
 		got := make(chan []byte, 1)
 		go func() {
 			buf := make([]byte, len(answers))
@@ -99,7 +65,7 @@ func TestCorkedAnswersGoOutInOneWrite(t *testing.T) {
 		}()
 		var err error
 		if corked {
-			_, err = nc.Write(answers) // past tlsRecordPlaintext: corked
+			_, err = nc.Write(answers) // past tlscork.RecordPlaintext: corked
 		} else {
 			nc.writeMu.Lock()
 			_, err = nc.writePieces([][]byte{answers})
@@ -111,7 +77,7 @@ func TestCorkedAnswersGoOutInOneWrite(t *testing.T) {
 		if !bytes.Equal(<-got, answers) {
 			t.Fatalf("corked=%v: the client read other bytes", corked)
 		}
-		writes := counted.writes.Load() - before
+		writes := counted.Writes.Load() - before
 		if corked && writes != 1 || !corked && writes < 7 {
 			t.Errorf("corked=%v: %d socket writes for %d bytes", corked, writes, len(answers))
 		}
