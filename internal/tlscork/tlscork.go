@@ -37,9 +37,8 @@ var PastDeadline = time.Unix(1, 0)
 // record with a system call of its own (16 KiB of answers at most each):
 // between cork and uncork the records collect here instead and go to the
 // socket in one write, as the answers of one OnTraffic go out in one write
-// on the NameServer's gnet path. Outside, writes pass straight through (the handshake,
-// alerts). mu orders the two: a close alert written while corked lands
-// behind the records already collected.
+// on the NameServer's gnet path. Outside, writes pass straight through (the
+// handshake, alerts). mu guards corked and buf.
 type Conn struct {
 	net.Conn
 	mu     sync.Mutex
@@ -70,23 +69,44 @@ func (c *Conn) Cork() {
 }
 
 // Uncork writes the records collected since Cork and lets writes through.
+// The socket write runs outside mu, so that a close alert (tls.Conn.Close
+// from another goroutine) is not held behind a peer that stopped reading:
+// it goes before or after the whole batch, never inside it (one Write of a
+// net.Conn is not split by another).
 func (c *Conn) Uncork() error {
 	c.mu.Lock()
-	defer c.mu.Unlock()
 	c.corked = false
-	return c.flushLocked()
-}
-
-func (c *Conn) flushLocked() error {
-	if len(c.buf) == 0 {
+	buf := c.buf
+	c.buf = nil
+	c.mu.Unlock()
+	if len(buf) == 0 {
+		c.keep(buf)
 		return nil
 	}
-	_, err := c.Conn.Write(c.buf)
-	if cap(c.buf) > maxRetainedCork {
-		c.buf = nil
-	} else {
-		c.buf = c.buf[:0]
+	_, err := c.Conn.Write(buf)
+	c.keep(buf)
+	return err
+}
+
+// keep gives buf back for the next batch, unless it grew past
+// maxRetainedCork or another batch took its place.
+func (c *Conn) keep(buf []byte) {
+	if cap(buf) > maxRetainedCork {
+		return
 	}
+	c.mu.Lock()
+	if c.buf == nil {
+		c.buf = buf[:0]
+	}
+	c.mu.Unlock()
+}
+
+// flushLocked writes the records collected so far, under mu: only while
+// corked, from inside the TLS layer's own Write (which holds its lock, so no
+// close alert can come meanwhile: Close then closes the socket directly).
+func (c *Conn) flushLocked() error {
+	_, err := c.Conn.Write(c.buf)
+	c.buf = c.buf[:0]
 	return err
 }
 

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"io"
 	"net"
+	"runtime"
 	"testing"
 	"time"
 
@@ -66,5 +67,40 @@ func TestWriteCorkedSendsTheRecordsWithOneWrite(t *testing.T) {
 	buf := make([]byte, 5)
 	if _, err := io.ReadFull(server, buf); err != nil || string(buf) != "after" {
 		t.Fatalf("read after the timeout: %q %v", buf, err)
+	}
+}
+
+// TestCloseIsNotHeldBehindABlockedBatch: a peer that stops reading, with
+// small socket buffers, blocks the one write of a corked batch (200 KiB,
+// under maxCorked: it goes out at Uncork); closing the TLS connection from
+// another goroutine, which writes a close alert, returns and fails the
+// write. It takes crypto/tls's 5 s bound on the alert (the deadline it sets
+// before writing it also ends the blocked batch).
+func TestCloseIsNotHeldBehindABlockedBatch(t *testing.T) {
+	var counted *testcerts.CountingConn
+	server, client, err := testcerts.LoopbackPair(t.TempDir(), func(c net.Conn) net.Conn {
+		_ = c.(*net.TCPConn).SetWriteBuffer(4096)
+		counted = &testcerts.CountingConn{Conn: c}
+		return &Conn{Conn: counted}
+	}, func(c net.Conn) net.Conn {
+		_ = c.(*net.TCPConn).SetReadBuffer(4096)
+		return c
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer client.Close() // never read: the socket buffers fill
+	before := counted.Writes.Load()
+	written := make(chan error, 1)
+	go func() {
+		_, err := WriteCorked(server, Of(server), make([]byte, 200<<10))
+		written <- err
+	}()
+	for counted.Writes.Load() == before { // the batch's one write has begun
+		runtime.Gosched()
+	}
+	_ = server.Close() // returns: a hang here fails the test by its timeout
+	if err := <-written; err == nil {
+		t.Fatal("the blocked batch reported success after Close")
 	}
 }
