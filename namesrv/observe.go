@@ -97,6 +97,7 @@ func (ns *NameServer) metricsSources() metrics.Sources {
 		ACL:    ns.aclCounts,
 		Guards: ns.guardCounts,
 		Frames: ns.frameCounts,
+		Peers:  ns.peerCounts,
 		Notify: ns.notifier.counts.read,
 		// The eviction job is made after the metrics; it is there by the
 		// first scrape that can see a pause.
@@ -147,7 +148,7 @@ func (ns *NameServer) startObserving() {
 		Peers:   ns.obs.peers.Statuses,
 		Ready:   ns.Ready,
 		KV:      ns.kv.All,
-		Config:  func() map[string]string { return ns.settings.Get().Values() },
+		Config:  func() map[string]string { return config.WithoutSecrets(ns.settings.Get().Values()) },
 		// config.Pending values, by key.
 		PendingRestart: func() any { return ns.settings.PendingRestart() },
 		NameServers:    ns.nameServerList,

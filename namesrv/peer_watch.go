@@ -11,7 +11,9 @@ import (
 
 	"github.com/sirupsen/logrus"
 
+	"github.com/gonamesrv/gonamesrv/internal/aclsign"
 	"github.com/gonamesrv/gonamesrv/namesrv/config"
+	"github.com/gonamesrv/gonamesrv/namesrv/metrics"
 	"github.com/gonamesrv/gonamesrv/namesrv/peers"
 	"github.com/gonamesrv/gonamesrv/remoting"
 )
@@ -24,7 +26,10 @@ const selfLookupTimeout = time.Second
 // (package peers) behind the dashboard's peers panel.
 func (ns *NameServer) startPeerWatch() {
 	log := ns.log.WithField("component", "peers")
-	ns.obs.peers = peers.Start(peers.Config{Peers: ns.peerList, Local: ns.routes, TLS: ns.peerTLS(log), Log: log})
+	cfg := ns.settings.Get()
+	// The account keys are protected (changed only at a restart): read once.
+	sign := aclsign.Signer(aclsign.Credentials{AccessKey: cfg.PeerAccessKey, SecretKey: cfg.PeerSecretKey})
+	ns.obs.peers = peers.Start(peers.Config{Peers: ns.peerList, Local: ns.routes, TLS: ns.peerTLS(log), Sign: sign, Log: log})
 }
 
 // peerTLS is how the peers are reached: over TLS when this server enforces
@@ -106,4 +111,18 @@ func (ns *NameServer) nameServerList() string {
 		return list
 	}
 	return strings.Join(append([]string{advertisedAddr(ns.Addr())}, config.SplitAddrList(cfg.PeerNamesrvAddrs)...), ";")
+}
+
+// peerCounts is the last checks of the peers for the metrics; none before
+// the watcher starts (the metrics are made before the server listens).
+func (ns *NameServer) peerCounts() []metrics.PeerStatus {
+	w := ns.obs.peers
+	if w == nil {
+		return nil
+	}
+	var out []metrics.PeerStatus
+	for _, st := range w.Statuses() {
+		out = append(out, metrics.PeerStatus{Addr: st.Addr, Up: st.Up, RoutesAgree: st.RoutesAgree})
+	}
+	return out
 }

@@ -1,12 +1,17 @@
 package namesrv
 
 import (
+	"fmt"
+	"os"
+	"path/filepath"
 	"slices"
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/gonamesrv/gonamesrv/internal/nstest"
 	"github.com/gonamesrv/gonamesrv/namesrv/config"
+	"github.com/gonamesrv/gonamesrv/remoting"
 )
 
 // TestPeerListAndAddressServerAnswer: peerNamesrvAddrs are the peers and
@@ -35,5 +40,53 @@ func TestPeerListAndAddressServerAnswer(t *testing.T) {
 	}
 	if got := s.ns.nameServerList(); got != list {
 		t.Fatalf("address server answer %q, want addressServerList %q", got, list)
+	}
+}
+
+// TestPeerChecksSignedForAPeerWithACL: a peer with aclEnable and
+// aclAnonymousRouteRead=false refuses the unsigned checks (down, with its
+// NO_PERMISSION answer), and answers the ones signed with peerAccessKey and
+// peerSecretKey, an account without the admin flag (up, routes agreeing).
+func TestPeerChecksSignedForAPeerWithACL(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "plain_acl.yml")
+	if err := os.WriteFile(file, []byte("accounts:\n  - accessKey: peerKey1\n    secretKey: peerSecret1\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	peer := startServer(t, func(cfg *config.Config) {
+		cfg.AclEnable, cfg.AclFile, cfg.AclAnonymousRouteRead = true, file, false
+	})
+	peerAddr := peer.addr()
+	statusOf := func(s *testServer, ok func(up bool, err string) bool) error {
+		for _, st := range s.ns.obs.peers.Statuses() {
+			if st.Addr == peerAddr && ok(st.Up, st.Error) {
+				return nil
+			}
+		}
+		return fmt.Errorf("peers %+v", s.ns.obs.peers.Statuses())
+	}
+
+	unsigned := startServer(t, func(cfg *config.Config) { cfg.PeerNamesrvAddrs = peerAddr })
+	eventually(t, "the unsigned checks refused", func() error {
+		return statusOf(unsigned, func(up bool, err string) bool {
+			return !up && strings.Contains(err, "refused with code "+strconv.Itoa(int(remoting.NO_PERMISSION)))
+		})
+	})
+
+	signed := startServer(t, func(cfg *config.Config) {
+		cfg.PeerNamesrvAddrs, cfg.PeerAccessKey, cfg.PeerSecretKey = peerAddr, "peerKey1", "peerSecret1"
+	})
+	eventually(t, "the signed checks answered", func() error {
+		return statusOf(signed, func(up bool, err string) bool { return up && err == "" })
+	})
+	if got := signed.ns.obs.peers.Statuses()[0]; !got.RoutesAgree || got.Topics != 0 {
+		t.Fatalf("signed check of the ACL peer: %+v", got)
+	}
+	// The secret is listed nowhere; the access key is.
+	wire := signed.call(t, remoting.GET_NAMESRV_CONFIG, nil, nil)
+	_, side := httpGet(t, signed, "/v1/config")
+	for what, text := range map[string]string{"GET_NAMESRV_CONFIG": string(wire.Body), "/v1/config": side} {
+		if strings.Contains(text, "peerSecret1") || !strings.Contains(text, "peerKey1") {
+			t.Errorf("%s lists the secret or not the access key: %s", what, text)
+		}
 	}
 }

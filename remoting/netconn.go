@@ -9,6 +9,8 @@ import (
 	"time"
 
 	"github.com/panjf2000/gnet/v2"
+
+	"github.com/gonamesrv/gonamesrv/internal/tlscork"
 )
 
 // netWriteTimeout bounds one write to a connection of the net.Conn path
@@ -38,7 +40,9 @@ type netConn struct {
 	base    []byte   // the buffer in starts in, reused once in is consumed
 	ctx     any
 	writeMu sync.Mutex
-	closed  atomic.Bool
+	// cork is under a TLS connection (package tlscork), nil otherwise.
+	cork   *tlscork.Conn
+	closed atomic.Bool
 	// writes are the asynchronous writes waiting for the connection's one
 	// writing goroutine (tls_output.go), under writesMu.
 	writesMu sync.Mutex
@@ -49,7 +53,9 @@ type netConn struct {
 	wake chan struct{}
 }
 
-func newNetConn(raw net.Conn) *netConn { return &netConn{raw: raw, wake: make(chan struct{}, 1)} }
+func newNetConn(raw net.Conn) *netConn {
+	return &netConn{raw: raw, cork: tlscork.Of(raw), wake: make(chan struct{}, 1)}
+}
 
 // EventLoop is nil: a goroutine, not an event loop, serves the connection.
 func (c *netConn) EventLoop() gnet.EventLoop { return nil }
@@ -107,6 +113,14 @@ func (c *netConn) fill() error {
 	return err
 }
 
+// fillReady takes, after a fill, the records a TLS connection already
+// holds (tlscork.ReadHeld), up to maxRetainedInbound, so that a client's
+// batch of requests sent a record each gets one OnTraffic and one write of
+// answers.
+func (c *netConn) fillReady() error {
+	return tlscork.ReadHeld(c.raw, c.fill, func() bool { return len(c.in) < maxRetainedInbound })
+}
+
 // Write writes p at once (the OnTraffic answers), at most netWriteTimeout.
 func (c *netConn) Write(p []byte) (int, error) { return c.writeAll([][]byte{p}) }
 
@@ -115,6 +129,33 @@ func (c *netConn) Write(p []byte) (int, error) { return c.writeAll([][]byte{p}) 
 func (c *netConn) writeAll(pieces [][]byte) (int, error) {
 	c.writeMu.Lock()
 	defer c.writeMu.Unlock()
+	if c.cork != nil && sizeOf(pieces) > tlscork.RecordPlaintext {
+		return c.writeCorked(pieces)
+	}
+	return c.writePieces(pieces)
+}
+
+// writeCorked writes pieces that make several TLS records with one system
+// call (tlscork.Conn), at most netWriteTimeout.
+func (c *netConn) writeCorked(pieces [][]byte) (int, error) {
+	total, err := c.cork.Batch(func() (int, error) { return c.writePieces(pieces) })
+	if err != nil && !c.closed.Load() { // the flush failed: writePieces closes on its own failures
+		_ = c.Close()
+		err = fmt.Errorf("write: %w", err)
+	}
+	return total, err
+}
+
+func sizeOf(pieces [][]byte) int {
+	n := 0
+	for _, p := range pieces {
+		n += len(p)
+	}
+	return n
+}
+
+// writePieces is writeAll's loop, under writeMu.
+func (c *netConn) writePieces(pieces [][]byte) (int, error) {
 	total := 0
 	for _, p := range pieces {
 		if err := c.raw.SetWriteDeadline(time.Now().Add(netWriteTimeout)); err != nil {

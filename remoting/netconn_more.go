@@ -6,6 +6,8 @@ import (
 	"time"
 
 	"github.com/panjf2000/gnet/v2"
+
+	"github.com/gonamesrv/gonamesrv/internal/tlscork"
 )
 
 // errNoSocket answers the gnet.Conn calls that need gnet's own socket.
@@ -40,6 +42,9 @@ func (c *netConn) tcp() *net.TCPConn {
 	raw := c.raw
 	if tlsConn, ok := raw.(interface{ NetConn() net.Conn }); ok {
 		raw = tlsConn.NetConn()
+	}
+	if cork, ok := raw.(*tlscork.Conn); ok {
+		raw = cork.Conn
 	}
 	if peeked, ok := raw.(*peekedConn); ok {
 		raw = peeked.Conn

@@ -14,6 +14,8 @@ import (
 	"github.com/sirupsen/logrus"
 
 	"github.com/gonamesrv/gonamesrv/internal/quiet"
+
+	"github.com/gonamesrv/gonamesrv/internal/tlscork"
 )
 
 // tlsRecordHandshake is the first byte of a TLS connection (a handshake
@@ -195,6 +197,9 @@ func (l *netListener) serve(raw net.Conn) {
 	var cause error
 	for {
 		err := nc.fill()
+		if err == nil {
+			err = nc.fillReady()
+		}
 		if nc.InboundBuffered() > 0 && l.events.OnTraffic(nc) == gnet.Close {
 			break
 		}
@@ -230,7 +235,7 @@ func (l *netListener) secure(raw net.Conn) (net.Conn, error) {
 			return conn, nil
 		}
 	}
-	tlsConn := tls.Server(conn, l.certs.config())
+	tlsConn := tls.Server(&tlscork.Conn{Conn: conn}, l.certs.config())
 	ctx, cancel := context.WithTimeout(context.Background(), timeout)
 	defer cancel()
 	if err := tlsConn.HandshakeContext(ctx); err != nil {

@@ -74,10 +74,20 @@ func TestPeerPairFromAddressServerList(t *testing.T) {
 		t.Fatalf("b's view of a: %+v", st)
 	}
 
+	// The panel's verdicts are metrics too (the alert rules read them).
+	families := b.scrape(t)
+	if up, agree := value(families, "rocketmq_namesrv_peer_up", "peer", addrA), value(families, "rocketmq_namesrv_peer_routes_agree", "peer", addrA); up != 1 || agree != 0 {
+		t.Fatalf("b's metrics of a while it differs: peer_up %v peer_routes_agree %v, want 1 and 0", up, agree)
+	}
+
 	a.Kill()
 	st = onlyPeer(t, b, addrA, "b sees a down", func(st peers.Status) bool { return !st.Up })
 	if st.Error == "" || st.LastUpMillis == 0 {
 		t.Fatalf("b's view of the killed a: %+v", st)
+	}
+	families = b.scrape(t)
+	if up, agree := value(families, "rocketmq_namesrv_peer_up", "peer", addrA), value(families, "rocketmq_namesrv_peer_routes_agree", "peer", addrA); up != 0 || agree != -1 {
+		t.Fatalf("b's metrics of the killed a: peer_up %v peer_routes_agree %v, want 0 and no series", up, agree)
 	}
 }
 

@@ -20,6 +20,7 @@ import (
 	"github.com/gonamesrv/gonamesrv/cmd/nsbench/internal/report"
 	"github.com/gonamesrv/gonamesrv/cmd/nsbench/internal/scenario"
 	"github.com/gonamesrv/gonamesrv/cmd/nsbench/internal/senders"
+	"github.com/gonamesrv/gonamesrv/cmd/nsbench/internal/suite"
 	"github.com/gonamesrv/gonamesrv/cmd/nsbench/internal/target"
 )
 
@@ -52,6 +53,8 @@ var modes = map[string]mode{
 			clients, _ := parseClients(o.routeHeaders)
 			return scenario.Route(e, o.spec, loads, clients, nil)
 		}),
+	"tls-route": {summary: "route queries at the first load of -loads over plain TCP (TLS off) and over TLS (tls.server.mode=permissive), a fresh NameServer each, in -rounds rounds taking turns; prints the TLS target",
+		run: runTLSRoute},
 	"heartbeat": measuringMode("BROKER_HEARTBEAT, then QUERY_DATA_VERSION, for seeded brokers at the first load of -loads",
 		func(e *scenario.Env, o *options) (scenario.Result, error) {
 			loads, _ := parseLoads(o.loads)
@@ -136,7 +139,7 @@ func newEnv(ctx context.Context, o *options, log *logrus.Entry) (*scenario.Env, 
 	startWith := func(kind string, spec load.LayoutSpec, own ...string) (*target.Server, error) {
 		profile := profiles.next(kind)
 		if kind == report.TargetBaseline {
-			return target.StartBaseline(spec, profile)
+			return target.StartBaseline(spec, profile, own...)
 		}
 		if o.addr != "" {
 			return target.External(kind, o.addr, o.pid), nil
@@ -220,7 +223,13 @@ func runBaseline(ctx context.Context, o *options, stdout io.Writer, log *logrus.
 		return err
 	}
 	defer stopProfile()
-	srv, err := baseline.Start(o.listen, o.spec, log.WithField("component", "baseline"))
+	start := baseline.Start
+	if o.baselineTLSCert != "" {
+		start = func(addr string, spec load.LayoutSpec, log *logrus.Entry) (*baseline.Server, error) {
+			return baseline.StartTLS(addr, spec, o.baselineTLSCert, o.baselineTLSKey, log)
+		}
+	}
+	srv, err := start(o.listen, o.spec, log.WithField("component", "baseline"))
 	if err != nil {
 		return err
 	}
@@ -248,4 +257,20 @@ func (p *profileNames) next(kind string) string {
 	}
 	p.count[kind]++
 	return filepath.Join(p.dir, fmt.Sprintf("%s-%d.pprof", kind, p.count[kind]))
+}
+
+// runTLSRoute is the suite's TLS step alone, with its target.
+func runTLSRoute(ctx context.Context, o *options, stdout io.Writer, log *logrus.Entry) error {
+	e, err := newEnv(ctx, o, log)
+	if err != nil {
+		return err
+	}
+	loads, _ := parseLoads(o.loads)
+	result, err := scenario.TLSRoute(e, o.spec, loads[0], o.stormRounds)
+	if err != nil {
+		return err
+	}
+	r := newReport(o, result)
+	r.Targets = []report.Target{suite.EvaluateTLS(&r)}
+	return writeReport(stdout, o, &r)
 }

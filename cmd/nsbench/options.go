@@ -37,7 +37,9 @@ type options struct {
 	jsonOut      bool
 	svgPath      string
 	listen       string
-	cpuProfile   string
+	// baselineTLSCert and baselineTLSKey make the baseline serve TLS.
+	baselineTLSCert, baselineTLSKey string
+	cpuProfile                      string
 	// selfProfile is where the load generator's own CPU profile goes.
 	selfProfile string
 	// namesrvArgs are extra flags for every NameServer started.
@@ -124,6 +126,8 @@ func (o *options) flagSet(mode string, output io.Writer) *flag.FlagSet {
 	fs.BoolVar(&o.jsonOut, "json", o.jsonOut, "print one JSON object instead of the table")
 	fs.StringVar(&o.svgPath, "svg", o.svgPath, "draw route latency percentiles against load into this SVG file")
 	fs.StringVar(&o.listen, "listen", o.listen, "baseline: listen address")
+	fs.StringVar(&o.baselineTLSCert, "tls-cert", "", "baseline: serve TLS with this certificate (with -tls-key)")
+	fs.StringVar(&o.baselineTLSKey, "tls-key", "", "baseline: key of -tls-cert")
 	fs.StringVar(&o.namesrvArgs, "namesrv-args", o.namesrvArgs, "extra flags for every NameServer started, e.g. \"-defaultThreadPoolNums 1\"")
 	fs.StringVar(&o.senders, "senders", o.senders, "jmh-route, jmh-register: send the registration storm from a child process at nice +10 (child) or from this process, competing with the route clients (local)")
 	fs.StringVar(&o.profileDir, "profile", o.profileDir, "write a CPU profile of every server started into this folder (the NameServer then runs inside nsbench: 'nsbench namesrv')")

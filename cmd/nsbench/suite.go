@@ -59,6 +59,9 @@ func runSuite(ctx context.Context, o *options, stdout io.Writer, log *logrus.Ent
 		{"acl route reads", func() (scenario.Result, error) {
 			return scenario.ACLRoute(e, suiteRouteSpec, suite.Load64x8, o.stormRounds)
 		}},
+		{"tls route reads", func() (scenario.Result, error) {
+			return scenario.TLSRoute(e, suiteRouteSpec, suite.Load64x8, o.stormRounds)
+		}},
 		{"idle connections", func() (scenario.Result, error) { return scenario.Conns(e, idleConns) }},
 	}
 	var all scenario.Result

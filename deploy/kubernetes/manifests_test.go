@@ -31,6 +31,7 @@ type manifests struct {
 	statefulSet appsv1.StatefulSet
 	pdb         policyv1.PodDisruptionBudget
 	monitor     ServiceMonitor
+	controller  controllerManifests // controller_test.go
 }
 
 // strictUnmarshal decodes YAML as the API server does: duplicate keys
@@ -80,6 +81,10 @@ func load(t *testing.T) *manifests {
 		{"namesrv-statefulset.yaml", "apps/v1", "StatefulSet", &m.statefulSet, &m.statefulSet.TypeMeta},
 		{"namesrv-pdb.yaml", "policy/v1", "PodDisruptionBudget", &m.pdb, &m.pdb.TypeMeta},
 		{"prometheus-operator/namesrv-servicemonitor.yaml", "monitoring.coreos.com/v1", "ServiceMonitor", &m.monitor, &m.monitor.TypeMeta},
+		{"controller/controller-configmap.yaml", "v1", "ConfigMap", &m.controller.config, &m.controller.config.TypeMeta},
+		{"controller/controller-service.yaml", "v1", "Service", &m.controller.headless, &m.controller.headless.TypeMeta},
+		{"controller/controller-statefulset.yaml", "apps/v1", "StatefulSet", &m.controller.statefulSet, &m.controller.statefulSet.TypeMeta},
+		{"controller/controller-pdb.yaml", "policy/v1", "PodDisruptionBudget", &m.controller.pdb, &m.controller.pdb.TypeMeta},
 	} {
 		if err := decodeStrict(f.file, f.apiVersion, f.kind, f.obj, f.meta); err != nil {
 			t.Fatal(err)
@@ -102,7 +107,8 @@ func TestEveryManifestIsChecked(t *testing.T) {
 		t.Fatal(err)
 	}
 	slices.Sort(found)
-	want := []string{"namesrv-configmap.yaml", "namesrv-http-service.yaml", "namesrv-pdb.yaml", "namesrv-service.yaml",
+	want := []string{"controller/controller-configmap.yaml", "controller/controller-pdb.yaml", "controller/controller-service.yaml", "controller/controller-statefulset.yaml",
+		"namesrv-configmap.yaml", "namesrv-http-service.yaml", "namesrv-pdb.yaml", "namesrv-service.yaml",
 		"namesrv-statefulset.yaml", "prometheus-operator/namesrv-servicemonitor.yaml"}
 	if !slices.Equal(found, want) {
 		t.Fatalf("manifests %v, the test decodes %v: add the new file to load", found, want)
@@ -149,9 +155,15 @@ func properties(t *testing.T, text string) map[string]string {
 
 func (m *manifests) container(t *testing.T) corev1.Container {
 	t.Helper()
-	cs := m.statefulSet.Spec.Template.Spec.Containers
+	return onlyContainer(t, m.statefulSet)
+}
+
+// onlyContainer is the one container of sts's pods.
+func onlyContainer(t *testing.T, sts appsv1.StatefulSet) corev1.Container {
+	t.Helper()
+	cs := sts.Spec.Template.Spec.Containers
 	if len(cs) != 1 {
-		t.Fatalf("%d containers, want the namesrv one", len(cs))
+		t.Fatalf("StatefulSet %s: %d containers, want one", sts.Name, len(cs))
 	}
 	return cs[0]
 }

@@ -26,6 +26,11 @@ func (c *Config) checkAddressServerList() error {
 	if n := len(SplitAddrList(c.PeerNamesrvAddrs)); n > MaxPeerNamesrvAddrs {
 		return &KeyError{Key: "peerNamesrvAddrs", Reason: fmt.Sprintf("%d peers, more than %d", n, MaxPeerNamesrvAddrs)}
 	}
+	// One key of the peer account without the other would leave the
+	// checks unsigned without a word.
+	if (c.PeerAccessKey == "") != (c.PeerSecretKey == "") {
+		return &KeyError{Key: "peerAccessKey", Reason: "peerAccessKey and peerSecretKey are set together or not at all"}
+	}
 	return nil
 }
 

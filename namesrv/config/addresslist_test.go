@@ -46,3 +46,21 @@ func TestPeerNamesrvAddrsMustBeFewHostPorts(t *testing.T) {
 		t.Error("peerNamesrvAddrs can be changed over the wire: it is part of the address server's answer")
 	}
 }
+
+// TestPeerAccountKeysGoTogether: the peer account is both keys or none, is
+// protected, and its secret is never listed.
+func TestPeerAccountKeysGoTogether(t *testing.T) {
+	for _, keys := range []struct {
+		access, secret string
+		ok             bool
+	}{{"", "", true}, {"peer", "peerSecret", true}, {"peer", "", false}, {"", "peerSecret", false}} {
+		cfg := Default()
+		cfg.PeerAccessKey, cfg.PeerSecretKey = keys.access, keys.secret
+		if err := cfg.checkAddressServerList(); (err == nil) != keys.ok {
+			t.Errorf("peerAccessKey=%q peerSecretKey=%q: err %v, want ok=%v", keys.access, keys.secret, err, keys.ok)
+		}
+	}
+	if !IsProtected("peerAccessKey") || !IsProtected("peerSecretKey") || !IsSecretKey("peerSecretKey") || IsSecretKey("peerAccessKey") {
+		t.Error("peerAccessKey and peerSecretKey: want both protected, the secret a secret")
+	}
+}

@@ -202,6 +202,12 @@ type Config struct {
 	// /rocketmq/nsaddr answers this server and them when
 	// addressServerList is empty. Go addition.
 	PeerNamesrvAddrs string `prop:"peerNamesrvAddrs" ext:"true"`
+	// PeerAccessKey and PeerSecretKey are the account the peer checks are
+	// signed with (ACL 1.0, as a broker's requests), for peers with
+	// aclEnable and without aclAnonymousRouteRead; empty: unsigned. The
+	// secret is never listed (IsSecretKey). Go addition.
+	PeerAccessKey string `prop:"peerAccessKey" ext:"true"`
+	PeerSecretKey string `prop:"peerSecretKey" ext:"true"`
 
 	// AclEnable turns on ACL 1.0 signatures and per-class authorization
 	// (package acl). Go addition.

@@ -13,7 +13,9 @@ import (
 // the listen address and port, the frame, memory and idle limits, every
 // ACL and TLS key, the admin allow-list and the HTTP side port's address;
 // and addressServerList and peerNamesrvAddrs, the NameServer list every
-// HTTP-resolver client follows (one update would redirect them all), and
+// HTTP-resolver client follows (one update would redirect them all), with
+// peerAccessKey and peerSecretKey, the account the peers are asked with
+// (an update would send that account's signatures elsewhere), and
 // scanNotActiveBrokerInterval (86,400,000 would leave dead brokers routed
 // for a day after the next start).
 // UPDATE_NAMESRV_CONFIG refuses them (code 16), so that nobody who can
@@ -28,7 +30,7 @@ var ProtectedKeys = []string{
 	"logFile", "logMaxSizeMB", "logMaxAgeDays", "logMaxBackups", // a log path set over the wire could overwrite any file
 	"readinessWarmUpMillis", "httpMaxConnections", "httpIdleTimeoutSeconds", "httpHeavyViewConcurrency",
 	"httpHeavyViewMemoryLimit", "tlsHandshakeMaxConcurrent", "tlsHandshakeTimeoutMillis",
-	"addressServerList", "peerNamesrvAddrs", "scanNotActiveBrokerInterval",
+	"addressServerList", "peerNamesrvAddrs", "peerAccessKey", "peerSecretKey", "scanNotActiveBrokerInterval",
 	"requestMemoryBrokerHeadroom", "requestMemoryPerConnection", "requestMemoryPerStranger",
 	"largeFrameStallTimeoutMillis", "largeFrameMinBytesPerSecond",
 	"controllerFencing", // off, a stale master could take its set's id 0 back

@@ -43,6 +43,9 @@ type Sources struct {
 	// Frames are the request memory figures of frames still arriving
 	// (frames.go); nil exports none.
 	Frames func() FrameCounts
+	// Peers are the last checks of the peer NameServers (peers.go); nil
+	// exports none.
+	Peers func() []PeerStatus
 }
 
 // Registration kinds (the "kind" label of registrations_total).
@@ -198,6 +201,7 @@ func New(src Sources, pools []string, started time.Time) *Metrics {
 	m.registerWired(f, src)
 	registerGuards(f, src.Guards)
 	registerFrames(f, src.Frames, remoting.FrameCloseReasons[:])
+	registerPeers(f, src.Peers)
 	return m
 }
 

@@ -34,6 +34,9 @@ func testSources() Sources {
 		},
 		Notify: func() NotifyCounts { return NotifyCounts{Sent: 5, Failed: 1, Dropped: 2, Skipped: 3} },
 		Frames: func() FrameCounts { return FrameCounts{Arriving: 1, Closes: map[string]uint64{"stalled": 1}} },
+		Peers: func() []PeerStatus {
+			return []PeerStatus{{Addr: "10.0.0.2:9876", Up: true}, {Addr: "10.0.0.3:9876"}}
+		},
 	}
 }
 

@@ -75,7 +75,10 @@ type Config struct {
 	// TLS, when set, is used to reach the peers (a group under
 	// tls.server.mode=enforcing).
 	TLS *tls.Config
-	Log *logrus.Entry
+	// Sign, when set, signs every check (aclsign.Signer of peerAccessKey
+	// and peerSecretKey), for peers that refuse unsigned route reads.
+	Sign func(*remoting.Command)
+	Log  *logrus.Entry
 	// Interval and Timeout default to PeerCheckInterval and PeerCheckTimeout.
 	Interval, Timeout time.Duration
 }
@@ -237,7 +240,7 @@ func (w *Watcher) check(addr string, ours tables) Status {
 	ctx, cancel := context.WithTimeout(context.Background(), w.cfg.Timeout)
 	defer cancel()
 	client := remoting.NewClient(addr, remoting.ClientConfig{DialTimeout: w.cfg.Timeout, RequestTimeout: w.cfg.Timeout,
-		MaxFrameSize: MaxPeerFrame, MaxPending: 2, TLS: w.cfg.TLS, Logger: w.cfg.Log.WithField("peer", addr)})
+		MaxFrameSize: MaxPeerFrame, MaxPending: 2, TLS: w.cfg.TLS, Sign: w.cfg.Sign, Logger: w.cfg.Log.WithField("peer", addr)})
 	defer func() { _ = client.Close() }()
 	info, err := ask(ctx, client, remoting.GET_BROKER_CLUSTER_INFO, route.DecodeClusterInfo)
 	if err != nil {

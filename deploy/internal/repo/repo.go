@@ -43,7 +43,19 @@ func Root(t testing.TB) string {
 // NameServer reads from a properties file or the command line.
 func ConfigKeys(t testing.TB) map[string]bool {
 	t.Helper()
-	keys, err := configKeys(filepath.Join(Root(t), "namesrv", "config", "config.go"))
+	return keysOf(t, filepath.Join("namesrv", "config", "config.go"))
+}
+
+// ControllerConfigKeys are the `prop` tags of controller/config.Config:
+// every key cmd/controller reads.
+func ControllerConfigKeys(t testing.TB) map[string]bool {
+	t.Helper()
+	return keysOf(t, filepath.Join("controller", "config", "config.go"))
+}
+
+func keysOf(t testing.TB, source string) map[string]bool {
+	t.Helper()
+	keys, err := configKeys(filepath.Join(Root(t), source))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -82,36 +94,55 @@ func configKeys(path string) (map[string]bool, error) {
 }
 
 var (
-	buildOnce sync.Once
-	buildDir  string
-	buildErr  error
+	buildMu  sync.Mutex
+	buildDir string
+	built    = map[string]error{} // by command name, once per test binary
 )
 
 // Namesrv builds cmd/namesrv once per test binary, static (CGO_ENABLED=0)
 // as the container image does, and returns its path.
 func Namesrv(t testing.TB) string {
 	t.Helper()
-	root := Root(t)
-	buildOnce.Do(func() {
-		buildDir, buildErr = os.MkdirTemp("", "deploy-namesrv-")
-		if buildErr != nil {
-			return
-		}
-		cmd := exec.Command("go", "build", "-o", filepath.Join(buildDir, "namesrv"), "./cmd/namesrv")
-		cmd.Dir = root
-		cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
-		if out, err := cmd.CombinedOutput(); err != nil {
-			buildErr = fmt.Errorf("build cmd/namesrv: %w\n%s", err, out)
-		}
-	})
-	if buildErr != nil {
-		t.Fatal(buildErr)
-	}
-	return filepath.Join(buildDir, "namesrv")
+	return Binary(t, "namesrv")
 }
 
-// Main is the TestMain of a package that calls Namesrv: it runs the tests,
-// then deletes what Namesrv built.
+// Binary builds cmd/NAME once per test binary, static as the container
+// image does, and returns its path.
+func Binary(t testing.TB, name string) string {
+	t.Helper()
+	root := Root(t)
+	buildMu.Lock()
+	defer buildMu.Unlock()
+	err, done := built[name]
+	if !done {
+		err = build(root, name)
+		built[name] = err
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	return filepath.Join(buildDir, name)
+}
+
+func build(root, name string) error {
+	if buildDir == "" {
+		dir, err := os.MkdirTemp("", "deploy-bin-")
+		if err != nil {
+			return err
+		}
+		buildDir = dir
+	}
+	cmd := exec.Command("go", "build", "-o", filepath.Join(buildDir, name), "./cmd/"+name)
+	cmd.Dir = root
+	cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		return fmt.Errorf("build cmd/%s: %w\n%s", name, err, out)
+	}
+	return nil
+}
+
+// Main is the TestMain of a package that calls Namesrv or Binary: it runs
+// the tests, then deletes what they built.
 func Main(m *testing.M) {
 	code := m.Run()
 	if buildDir != "" {

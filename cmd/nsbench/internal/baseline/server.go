@@ -13,6 +13,7 @@ import (
 	"fmt"
 	"net"
 	"os"
+	"sync"
 	"time"
 
 	"github.com/panjf2000/gnet/v2"
@@ -153,6 +154,9 @@ type Server struct {
 	engine gnet.Engine
 	addr   string
 	done   chan error
+	// listener and conns are a TLS baseline's (tls.go); nil for gnet's.
+	listener net.Listener
+	conns    sync.Map
 }
 
 // Start listens on addr (port 0 picks one) and answers for the data of
@@ -205,6 +209,9 @@ const shutdownTimeout = 5 * time.Second
 
 // Shutdown stops the event loops and closes every connection.
 func (s *Server) Shutdown() error {
+	if s.listener != nil {
+		return s.closeTLS()
+	}
 	ctx, cancel := context.WithTimeout(context.Background(), shutdownTimeout)
 	defer cancel()
 	if err := s.engine.Stop(ctx); err != nil {

@@ -1,6 +1,7 @@
 package scenario
 
 import (
+	"crypto/tls"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -8,6 +9,7 @@ import (
 	"github.com/gonamesrv/gonamesrv/cmd/nsbench/internal/load"
 	"github.com/gonamesrv/gonamesrv/cmd/nsbench/internal/report"
 	"github.com/gonamesrv/gonamesrv/internal/aclsign"
+	"github.com/gonamesrv/gonamesrv/remoting"
 )
 
 // The ACL modes of the acl-route scenario: route queries to a NameServer
@@ -74,20 +76,33 @@ func ACLRoute(e *Env, spec load.LayoutSpec, l Load, rounds int) (Result, error) 
 
 // aclPhase seeds a NameServer started with extra and measures one mode.
 func (e *Env) aclPhase(spec load.LayoutSpec, l Load, mode string, round int, extra []string) ([]report.Phase, error) {
-	server, err := e.StartWith(report.TargetNamesrv, spec, extra...)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", ACLRoundScenario(mode, round), err)
+	var sign func(*remoting.Command)
+	if mode == ACLSigned {
+		sign = aclsign.Signer(ACLCredentials) // the stream's templates are signed as they are made
 	}
-	s, err := e.seedOn(server, spec, load.NewRegistrations(load.NewLayout(spec)), l.Conns) // stops server on failure
+	return e.freshRoutePhase(report.TargetNamesrv, spec, l, ACLRoundScenario(mode, round), extra, nil, sign)
+}
+
+// freshRoutePhase seeds a server of kind started with extra, its query
+// pipes over pipeTLS (nil: plain), and measures route queries in the Java
+// client's header at l, signed by sign (nil: unsigned), as phase name.
+func (e *Env) freshRoutePhase(kind string, spec load.LayoutSpec, l Load, name string, extra []string, pipeTLS *tls.Config,
+	sign func(*remoting.Command)) ([]report.Phase, error) {
+	server, err := e.StartWith(kind, spec, extra...)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", ACLRoundScenario(mode, round), err)
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	previousTLS := load.PipeTLS
+	load.PipeTLS = pipeTLS
+	s, err := e.seedOn(server, spec, load.NewRegistrations(load.NewLayout(spec)), l.Conns) // stops server on failure
+	load.PipeTLS = previousTLS
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
 	}
 	defer s.close()
-	previous := load.TemplateSigner
-	if mode == ACLSigned {
-		load.TemplateSigner = aclsign.Signer(ACLCredentials) // the stream's templates are signed as they are made
-	}
+	previousSigner := load.TemplateSigner
+	load.TemplateSigner = sign
 	stream := load.RouteStreamAs(load.JavaClient, s.layout, s.pipes[:l.Conns], l.InFlight)
-	load.TemplateSigner = previous
-	return e.run(s, ACLRoundScenario(mode, round), stream)
+	load.TemplateSigner = previousSigner
+	return e.run(s, name, stream)
 }

@@ -39,18 +39,33 @@ func evaluateACL(r *report.Report) []report.Target {
 // rate over the ACL-off rate of the same round.
 func evaluateACLMode(r *report.Report, mode, what string, minShare float64) report.Target {
 	goal := fmt.Sprintf("%s at %s: >= %.2fx the rate with ACL off in the same round (median of the rounds)", what, Load64x8, minShare)
+	return medianOfRounds(r, goal, minShare, maxACLRounds,
+		func(round int) (string, string) {
+			return scenario.ACLRoundScenario(scenario.ACLOff, round), scenario.ACLRoundScenario(mode, round)
+		},
+		func(round int, on, off report.Phase, share float64) string {
+			return fmt.Sprintf("round %d: %.0f/s against %.0f/s (%.2fx)", round, on.PerSecond, off.PerSecond, share)
+		})
+}
+
+// medianOfRounds is a target on the median over the rounds of one phase's
+// rate (names' second) over another's of the same round (the first): met
+// at minShare with no error; part says each round on the page.
+func medianOfRounds(r *report.Report, goal string, minShare float64, maxRounds int, names func(round int) (base, measured string),
+	part func(round int, on, off report.Phase, share float64) string) report.Target {
 	var shares []float64
 	var parts []string
 	var errs uint64
-	for round := 1; round <= maxACLRounds; round++ {
-		off, ok1 := r.Find(scenario.ACLRoundScenario(scenario.ACLOff, round), report.TargetNamesrv, "route")
-		on, ok2 := r.Find(scenario.ACLRoundScenario(mode, round), report.TargetNamesrv, "route")
+	for round := 1; round <= maxRounds; round++ {
+		baseName, measuredName := names(round)
+		off, ok1 := r.Find(baseName, report.TargetNamesrv, "route")
+		on, ok2 := r.Find(measuredName, report.TargetNamesrv, "route")
 		if !ok1 || !ok2 || off.PerSecond <= 0 {
 			continue
 		}
 		share := on.PerSecond / off.PerSecond
 		shares = append(shares, share)
-		parts = append(parts, fmt.Sprintf("round %d: %.0f/s against %.0f/s (%.2fx)", round, on.PerSecond, off.PerSecond, share))
+		parts = append(parts, part(round, on, off, share))
 		errs += on.ErrorCount() + off.ErrorCount()
 	}
 	if len(shares) == 0 {

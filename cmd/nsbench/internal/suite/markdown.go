@@ -45,6 +45,8 @@ var sections = []struct {
 		append(append([]string{scenario.ScenarioJMHQuiet}, stormScenarios()...), scenario.ScenarioJMHTwin, scenario.ScenarioJMHRegister)},
 	{"Route queries with ACL", "GET_ROUTEINFO_BY_TOPIC in the Java client's header at 64x8, as above, against a fresh NameServer per phase: with ACL off (acl-off), with `aclEnable` and unsigned queries, admitted by `aclAnonymousRouteRead` (acl-anonymous), and with `aclEnable` and queries signed by an account of its `plain_acl.yml` (acl-signed); in rounds, the three taking turns, each compared with acl-off of its own round.",
 		aclScenarios()},
+	{"Route queries over TLS", "GET_ROUTEINFO_BY_TOPIC in the Java client's header at 64x8, as above, against a fresh NameServer per phase: over plain TCP to one with TLS off, served by the gnet loops (tls-off), and over TLS 1.3 to one with `tls.server.mode=permissive`, served by a goroutine per connection (tls-on; the seeding brokers stay plain); in rounds, the two taking turns, each compared with tls-off of its own round. The load generator speaks TLS too, on the same cores: compare the gen us/op columns.",
+		tlsScenarios()},
 }
 
 // WriteMarkdown writes the whole page.

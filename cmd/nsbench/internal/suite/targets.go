@@ -117,6 +117,7 @@ func Evaluate(r *report.Report, bench []GoBench, idleConns int) []report.Target 
 	}
 	targets = append(targets, evaluateStormAgainstBaseline(r))
 	targets = append(targets, evaluateACL(r)...)
+	targets = append(targets, EvaluateTLS(r))
 	regGoal := fmt.Sprintf("jmh-route: registrations flow at >= %.0f%% of the rate at which the baseline merely reads the same frames (jmh-register, flat out)", stormRegisterRate*100)
 	stormRegs, ok1 := r.Find(scenario.ScenarioJMHStorm, report.TargetNamesrv, jmhRegisterOp)
 	baseRegs, ok2 := r.Find(scenario.ScenarioJMHRegister, report.TargetBaseline, jmhRegisterOp)

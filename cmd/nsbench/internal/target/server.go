@@ -89,8 +89,8 @@ func StartProfiledNamesrv(profilePath string, extra ...string) (*Server, error) 
 
 // StartBaseline runs this very executable as "nsbench baseline" for the
 // data of spec on a free loopback port, with a CPU profile written to
-// profilePath when it stops ("" for none).
-func StartBaseline(spec load.LayoutSpec, profilePath string) (*Server, error) {
+// profilePath when it stops ("" for none), extra added to its flags.
+func StartBaseline(spec load.LayoutSpec, profilePath string, extra ...string) (*Server, error) {
 	self, err := os.Executable()
 	if err != nil {
 		return nil, fmt.Errorf("find own executable: %w", err)
@@ -104,7 +104,7 @@ func StartBaseline(spec load.LayoutSpec, profilePath string) (*Server, error) {
 	if err != nil {
 		return nil, fmt.Errorf("baseline log folder: %w", err)
 	}
-	args := append([]string{"baseline", "-listen", addr, "-cpuprofile", profilePath}, LayoutFlags(spec)...)
+	args := append(append([]string{"baseline", "-listen", addr, "-cpuprofile", profilePath}, LayoutFlags(spec)...), extra...)
 	s := &Server{Kind: report.TargetBaseline, Addr: addr, dataDir: logDir}
 	if err := s.start(self, args, logDir); err != nil {
 		_ = os.RemoveAll(logDir)

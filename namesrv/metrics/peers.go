@@ -1,0 +1,50 @@
+package metrics
+
+import "github.com/prometheus/client_golang/prometheus"
+
+// PeerStatus is what the last check of one peer NameServer found (package
+// peers, behind the dashboard's peers panel).
+type PeerStatus struct {
+	Addr        string
+	Up          bool
+	RoutesAgree bool
+}
+
+// peerCollector exports the peers panel per peer, read at scrape time: the
+// peer list follows the config, so the series are made at each scrape.
+type peerCollector struct {
+	read       func() []PeerStatus
+	up, agrees *prometheus.Desc
+}
+
+// registerPeers exports Sources.Peers; nil exports none.
+func registerPeers(f factory, read func() []PeerStatus) {
+	if read == nil {
+		return
+	}
+	f.reg.MustRegister(&peerCollector{read: read,
+		up: desc("peer_up", "1 when the peer NameServer (peerNamesrvAddrs, or addressServerList without this server) "+
+			"answered the last check (its cluster table and topic list), 0 when not.", "peer"),
+		agrees: desc("peer_routes_agree", "1 when the peer's broker addresses and topic names equal this server's "+
+			"(two checks in a row differing make 0), for peers that are up only.", "peer")})
+}
+
+func (p *peerCollector) Describe(ch chan<- *prometheus.Desc) { ch <- p.up; ch <- p.agrees }
+
+func (p *peerCollector) Collect(ch chan<- prometheus.Metric) {
+	for _, st := range p.read() {
+		ch <- prometheus.MustNewConstMetric(p.up, prometheus.GaugeValue, one(st.Up), st.Addr)
+		// A peer that is down has no routes to compare: no series, so an
+		// alert on disagreement does not fire with the one on down.
+		if st.Up {
+			ch <- prometheus.MustNewConstMetric(p.agrees, prometheus.GaugeValue, one(st.RoutesAgree), st.Addr)
+		}
+	}
+}
+
+func one(b bool) float64 {
+	if b {
+		return 1
+	}
+	return 0
+}

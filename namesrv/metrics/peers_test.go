@@ -1,0 +1,37 @@
+package metrics
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus/testutil"
+)
+
+// TestPeerMetricsFollowTheChecks: a series per peer of the last checks, up
+// 1 or 0; routes_agree only for the peers that are up.
+func TestPeerMetricsFollowTheChecks(t *testing.T) {
+	src := testSources()
+	statuses := []PeerStatus{{Addr: "10.0.0.2:9876", Up: true}, {Addr: "10.0.0.3:9876"}, {Addr: "10.0.0.4:9876", Up: true, RoutesAgree: true}}
+	src.Peers = func() []PeerStatus { return statuses }
+	m := New(src, nil, time.Unix(1000, 0))
+	want := `
+# HELP rocketmq_namesrv_peer_routes_agree 1 when the peer's broker addresses and topic names equal this server's (two checks in a row differing make 0), for peers that are up only.
+# TYPE rocketmq_namesrv_peer_routes_agree gauge
+rocketmq_namesrv_peer_routes_agree{peer="10.0.0.2:9876"} 0
+rocketmq_namesrv_peer_routes_agree{peer="10.0.0.4:9876"} 1
+# HELP rocketmq_namesrv_peer_up 1 when the peer NameServer (peerNamesrvAddrs, or addressServerList without this server) answered the last check (its cluster table and topic list), 0 when not.
+# TYPE rocketmq_namesrv_peer_up gauge
+rocketmq_namesrv_peer_up{peer="10.0.0.2:9876"} 1
+rocketmq_namesrv_peer_up{peer="10.0.0.3:9876"} 0
+rocketmq_namesrv_peer_up{peer="10.0.0.4:9876"} 1
+`
+	if err := testutil.GatherAndCompare(m.Registry, strings.NewReader(want), "rocketmq_namesrv_peer_up", "rocketmq_namesrv_peer_routes_agree"); err != nil {
+		t.Error(err)
+	}
+	// The list follows the config: a peer removed has no series left.
+	statuses = statuses[:1]
+	if n := testutil.CollectAndCount(m.Registry, "rocketmq_namesrv_peer_up"); n != 1 {
+		t.Errorf("%d peer_up series after the list shrank to one", n)
+	}
+}
