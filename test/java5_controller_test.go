@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -97,4 +98,59 @@ func TestJava5BrokersFailOverUnderOurController(t *testing.T) {
 	if ctltest.Int64(info.MasterBrokerID) != "2" || *info.MasterEpoch != 2 || fmt.Sprint(sss.SyncStateSet) != "[2]" {
 		t.Fatalf("controller after the failover: master %s epoch %v, in-sync set %v", ctltest.Int64(info.MasterBrokerID), info.MasterEpoch, sss.SyncStateSet)
 	}
+}
+
+// The reverse direction: two of our brokers (cmd/broker in controller mode)
+// under Java's DLedger controller: ids from it, the master at id 0 with
+// stateVersion 1, kill -9 of the master, the slave at id 0 with
+// stateVersion 2.
+func TestJava5ControllerServesOurBrokers(t *testing.T) {
+	build := java5Build(t)
+	jc := startJavaController(t, build)
+	ns := startNamesrv(t)
+	const cluster, set = "ctl-cluster", "go-set"
+	conf := controllerModeConf(jc.Addr)
+	a := startBroker(t, brokerSpec{cluster: cluster, name: set, nameServers: []*process{ns}, extra: conf})
+	eventually(t, 60*time.Second, "a as master", wantRoute(ns.Addr, set, map[int64]string{0: a.Addr}))
+	b := startBroker(t, brokerSpec{cluster: cluster, name: set, nameServers: []*process{ns}, extra: conf})
+	eventually(t, 60*time.Second, "b as slave 2", wantRoute(ns.Addr, set, map[int64]string{0: a.Addr, 2: b.Addr}))
+	if sv, err := stateVersionOf(ns.Addr, cluster, set, a.Addr, 0); err != nil || sv != 1 {
+		t.Fatalf("master's stateVersion %d (%v), want masterEpoch 1", sv, err)
+	}
+	probe := ctltest.NewBroker(t, cluster, set, []string{jc.Addr})
+	eventually(t, 60*time.Second, "b in Java's in-sync set", func() error {
+		if _, sss := probe.ReplicaInfo(t); fmt.Sprint(sss.SyncStateSet) != "[1 2]" {
+			return fmt.Errorf("in-sync set %v", sss.SyncStateSet)
+		}
+		return nil
+	})
+	// Our mqadmin reads Java's controller as Java's mqadmin does (the
+	// config's lines compared as sets: Java prints a Properties in hash order).
+	for _, args := range [][]string{
+		{"getControllerMetaData", "-a", jc.Addr},
+		{"getSyncStateSet", "-a", jc.Addr, "-b", set},
+		{"getControllerConfig", "-a", jc.Addr},
+	} {
+		java, code := javaMqadmin(t, build, args...)
+		ours := mqadmin(t, args...)
+		if args[0] == "getControllerConfig" {
+			java, ours.stdout = sortedLines(java), sortedLines(ours.stdout)
+		}
+		if code != 0 || ours.code != 0 || java != ours.stdout {
+			t.Fatalf("mqadmin %v against Java's controller: Java (exit %d):\n%s\nours (exit %d):\n%s%s", args, code, java, ours.code, ours.stdout, ours.stderr)
+		}
+	}
+	killed := time.Now()
+	a.Kill()
+	eventually(t, 60*time.Second, "b as master", wantRoute(ns.Addr, set, map[int64]string{0: b.Addr}))
+	t.Logf("kill -9 of our master under Java's controller -> the slave as id 0 in the route: %s", time.Since(killed).Round(time.Millisecond))
+	if sv, err := stateVersionOf(ns.Addr, cluster, set, b.Addr, 0); err != nil || sv != 2 {
+		t.Fatalf("new master's stateVersion %d (%v), want masterEpoch 2", sv, err)
+	}
+}
+
+func sortedLines(s string) string {
+	lines := strings.Split(s, "\n")
+	slices.Sort(lines)
+	return strings.Join(lines, "\n")
 }
