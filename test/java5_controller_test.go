@@ -57,16 +57,45 @@ func TestJava5BrokersFailOverUnderOurController(t *testing.T) {
 	ctl := startControllerGroup(t, 3)
 	ctl.leader(t, 30*time.Second)
 	ns := startNamesrv(t)
+	javaBrokersFailOver(t, build, ns.Addr, ctl.addrs, func() {
+		for _, args := range [][]string{
+			{"getControllerMetaData", "-a", ctl.addrs[1]},
+			{"getSyncStateSet", "-a", strings.Join(ctl.addrs, ";"), "-b", "jset"},
+		} {
+			java, code := javaMqadmin(t, build, args...)
+			ours := mqadmin(t, args...)
+			if code != 0 || ours.code != 0 || java != ours.stdout {
+				t.Fatalf("mqadmin %v: Java (exit %d):\n%s\nours (exit %d):\n%s%s", args, code, java, ours.code, ours.stdout, ours.stderr)
+			}
+		}
+	})
+}
+
+// The same under the controller embedded in our NameServer
+// (enableControllerInNamesrv=true), the brokers' controllerAddr its peer port.
+func TestJava5BrokersFailOverUnderTheEmbeddedController(t *testing.T) {
+	build := java5Build(t)
+	file, ctlAddr := embeddedControllerFile(t)
+	ns := startNamesrv(t, "-c", file)
+	javaBrokersFailOver(t, build, ns.Addr, []string{ctlAddr}, nil)
+}
+
+// javaBrokersFailOver starts two Java brokers of one set under the given
+// controllers and NameServer, checks the master, the in-sync set, runs
+// between (when not nil) once both are in sync, then kills the master and
+// checks the failover in the controller and the route.
+func javaBrokersFailOver(t *testing.T, build, ns string, controllers []string, between func()) {
+	t.Helper()
 	const cluster, set = "JCluster", "jset"
-	spec := javaBrokerSpec{cluster: cluster, name: set, namesrv: ns.Addr, controllers: ctl.addrs}
+	spec := javaBrokerSpec{cluster: cluster, name: set, namesrv: ns, controllers: controllers}
 	a := startJavaBroker(t, build, spec)
-	eventually(t, 90*time.Second, "the first Java broker as master", wantRoute(ns.Addr, set, map[int64]string{0: a.Addr}))
-	if sv, err := stateVersionOf(ns.Addr, cluster, set, a.Addr, 0); err != nil || sv != 1 {
+	eventually(t, 90*time.Second, "the first Java broker as master", wantRoute(ns, set, map[int64]string{0: a.Addr}))
+	if sv, err := stateVersionOf(ns, cluster, set, a.Addr, 0); err != nil || sv != 1 {
 		t.Fatalf("master's stateVersion %d (%v), want masterEpoch 1", sv, err)
 	}
 	b := startJavaBroker(t, build, spec)
-	eventually(t, 90*time.Second, "the second Java broker as slave 2", wantRoute(ns.Addr, set, map[int64]string{0: a.Addr, 2: b.Addr}))
-	probe := ctltest.NewBroker(t, cluster, set, ctl.addrs)
+	eventually(t, 90*time.Second, "the second Java broker as slave 2", wantRoute(ns, set, map[int64]string{0: a.Addr, 2: b.Addr}))
+	probe := ctltest.NewBroker(t, cluster, set, controllers)
 	eventually(t, 90*time.Second, "the Java slave in the in-sync set (Java's master reports it)", func() error {
 		info, sss := probe.ReplicaInfo(t)
 		if ctltest.Int64(info.MasterBrokerID) != "1" || fmt.Sprint(sss.SyncStateSet) != "[1 2]" {
@@ -74,24 +103,14 @@ func TestJava5BrokersFailOverUnderOurController(t *testing.T) {
 		}
 		return nil
 	})
-
-	// Java's mqadmin against our controller prints what ours prints.
-	for _, args := range [][]string{
-		{"getControllerMetaData", "-a", ctl.addrs[1]},
-		{"getSyncStateSet", "-a", strings.Join(ctl.addrs, ";"), "-b", set},
-	} {
-		java, code := javaMqadmin(t, build, args...)
-		ours := mqadmin(t, args...)
-		if code != 0 || ours.code != 0 || java != ours.stdout {
-			t.Fatalf("mqadmin %v: Java (exit %d):\n%s\nours (exit %d):\n%s%s", args, code, java, ours.code, ours.stdout, ours.stderr)
-		}
+	if between != nil {
+		between()
 	}
-
 	killed := time.Now()
 	a.Kill()
-	eventually(t, 60*time.Second, "the Java slave as master in the route", wantRoute(ns.Addr, set, map[int64]string{0: b.Addr}))
+	eventually(t, 60*time.Second, "the Java slave as master in the route", wantRoute(ns, set, map[int64]string{0: b.Addr}))
 	t.Logf("kill -9 of the Java master -> the Java slave as id 0 in our NameServer's route: %s", time.Since(killed).Round(time.Millisecond))
-	if sv, err := stateVersionOf(ns.Addr, cluster, set, b.Addr, 0); err != nil || sv != 2 {
+	if sv, err := stateVersionOf(ns, cluster, set, b.Addr, 0); err != nil || sv != 2 {
 		t.Fatalf("new master's stateVersion %d (%v), want masterEpoch 2", sv, err)
 	}
 	info, sss := probe.ReplicaInfo(t)
@@ -110,13 +129,7 @@ func TestJava5ControllerServesOurBrokers(t *testing.T) {
 	ns := startNamesrv(t)
 	const cluster, set = "ctl-cluster", "go-set"
 	conf := controllerModeConf(jc.Addr)
-	a := startBroker(t, brokerSpec{cluster: cluster, name: set, nameServers: []*process{ns}, extra: conf})
-	eventually(t, 60*time.Second, "a as master", wantRoute(ns.Addr, set, map[int64]string{0: a.Addr}))
-	b := startBroker(t, brokerSpec{cluster: cluster, name: set, nameServers: []*process{ns}, extra: conf})
-	eventually(t, 60*time.Second, "b as slave 2", wantRoute(ns.Addr, set, map[int64]string{0: a.Addr, 2: b.Addr}))
-	if sv, err := stateVersionOf(ns.Addr, cluster, set, a.Addr, 0); err != nil || sv != 1 {
-		t.Fatalf("master's stateVersion %d (%v), want masterEpoch 1", sv, err)
-	}
+	a, b := startMasterAndSlave(t, ns, cluster, set, conf, 60*time.Second)
 	probe := ctltest.NewBroker(t, cluster, set, []string{jc.Addr})
 	eventually(t, 60*time.Second, "b in Java's in-sync set", func() error {
 		if _, sss := probe.ReplicaInfo(t); fmt.Sprint(sss.SyncStateSet) != "[1 2]" {
