@@ -106,7 +106,7 @@ run-controller:
 # (test/java5_*_test.go: Java brokers under our controller group and
 # NameServer, our brokers under Java's DLedger controller, Java's mqadmin, the
 # recorded controller script), not part of test/CI: JAVA5_BUILD names the
-# build of ../shared/java5/build.sh (docs/compatibility.md). A few minutes;
+# build of ../shared/java5/build.sh (docs/compatibility.md). About 90 s;
 # at most three JVMs at once.
 .PHONY: java5-interop
 java5-interop:
