@@ -19,10 +19,18 @@ import (
 // writes them.
 type ctlStep struct {
 	name string
-	from int // fake broker 1 or 2 (0: a connection of its own, closed after)
+	from int // fake broker 1..5 (0: a connection of its own, closed after)
 	code int32
 	ext  map[string]string
 	body string
+	// closeConn closes fake broker from's connection instead of sending
+	// (the controller sees the broker die); the answer notes it.
+	closeConn bool
+	// until, when set, repeats the request (100 ms apart, 30 s at most)
+	// until its answer satisfies it, waits 2 s for retries to settle and
+	// keeps the answer sent after that: for what the controller does on its
+	// own (an election after a close).
+	until func(ctlAnswer) bool
 }
 
 // ctlAnswer is what the script keeps of an answer: no opaque, language or
@@ -33,6 +41,7 @@ type ctlAnswer struct {
 	Remark string            `json:"remark,omitempty"`
 	Ext    map[string]string `json:"ext,omitempty"`
 	Body   string            `json:"body,omitempty"`
+	Note   string            `json:"note,omitempty"`
 }
 
 const (
@@ -67,7 +76,7 @@ func controllerScript() []ctlStep {
 		return map[string]string{"brokerName": scriptSet, "masterBrokerId": master, "masterEpoch": epoch, "invokeTime": "1"}
 	}
 	replica := map[string]string{"brokerName": scriptSet}
-	return []ctlStep{
+	return append([]ctlStep{
 		{name: "metadata", from: 0, code: wire.CodeGetMetadataInfo},
 		{name: "next id, empty", from: 1, code: wire.CodeGetNextBrokerID, ext: next},
 		{name: "apply id 2 first", from: 1, code: wire.CodeApplyBrokerID, ext: id("2", scriptAddr1+";1")},
@@ -117,6 +126,48 @@ func controllerScript() []ctlStep {
 		{name: "an unknown code", from: 0, code: 1007},
 		{name: "clean living broker 1", from: 0, code: wire.CodeCleanBrokerData, ext: map[string]string{"clusterName": scriptCluster, "brokerName": scriptSet, "brokerControllerIdsToClean": "1", "isCleanLivingBroker": "true", "invokeTime": "1"}},
 		{name: "sync state data after clean", from: 0, code: wire.CodeGetSyncStateData, body: `["s1"]`},
+	}, electionScript()...)
+}
+
+// electionScript is a second set, s2, of three brokers (fake brokers 3-5)
+// all in sync: the master's connection closes and the controller elects by
+// its policy (same epoch, the higher offset, then the lower
+// electionPriority wins); then the new master's closes while no other member
+// is in sync: no master, and the epochs its retries leave.
+func electionScript() []ctlStep {
+	const set = "s2"
+	addr := func(n string) string { return "127.0.0.1:1" + n }
+	id := func(n string) map[string]string {
+		return map[string]string{"clusterName": scriptCluster, "brokerName": set, "appliedBrokerId": n, "registerCheckCode": addr(n) + ";" + n}
+	}
+	reg := func(n string) map[string]string {
+		return map[string]string{"clusterName": scriptCluster, "brokerName": set, "brokerId": n, "brokerAddress": addr(n), "invokeTime": "1"}
+	}
+	beat := func(n, offset, priority string) map[string]string {
+		return map[string]string{"clusterName": scriptCluster, "brokerName": set, "brokerAddr": addr(n), "brokerId": n,
+			"epoch": "1", "maxOffset": offset, "confirmOffset": offset, "heartbeatTimeoutMills": "60000", "electionPriority": priority}
+	}
+	replica := map[string]string{"brokerName": set}
+	masterIs := func(want string) func(ctlAnswer) bool {
+		return func(a ctlAnswer) bool { return a.Code == 0 && a.Ext["masterBrokerId"] == want }
+	}
+	return []ctlStep{
+		{name: "s2: apply id 1", from: 3, code: wire.CodeApplyBrokerID, ext: id("1")},
+		{name: "s2: register 1", from: 3, code: wire.CodeRegisterBroker, ext: reg("1")},
+		{name: "s2: heartbeat 1", from: 3, code: wire.CodeBrokerHeartbeat, ext: beat("1", "100", "9")},
+		{name: "s2: elect by 1", from: 3, code: wire.CodeElectMaster, ext: map[string]string{"clusterName": scriptCluster, "brokerName": set, "brokerId": "1", "designateElect": "false", "invokeTime": "1"}},
+		{name: "s2: apply id 2", from: 4, code: wire.CodeApplyBrokerID, ext: id("2")},
+		{name: "s2: register 2", from: 4, code: wire.CodeRegisterBroker, ext: reg("2")},
+		{name: "s2: heartbeat 2, offset 200, priority 5", from: 4, code: wire.CodeBrokerHeartbeat, ext: beat("2", "200", "5")},
+		{name: "s2: apply id 3", from: 5, code: wire.CodeApplyBrokerID, ext: id("3")},
+		{name: "s2: register 3", from: 5, code: wire.CodeRegisterBroker, ext: reg("3")},
+		{name: "s2: heartbeat 3, offset 200, priority 1", from: 5, code: wire.CodeBrokerHeartbeat, ext: beat("3", "200", "1")},
+		{name: "s2: alter to [1,2,3]", from: 3, code: wire.CodeAlterSyncStateSet, ext: map[string]string{"brokerName": set, "masterBrokerId": "1", "masterEpoch": "1", "invokeTime": "1"}, body: `{"syncStateSet":[1,2,3],"syncStateSetEpoch":1}`},
+		{name: "s2: the master's connection closes", from: 3, closeConn: true},
+		{name: "s2: replica info, the controller's choice", from: 4, code: wire.CodeGetReplicaInfo, ext: replica, until: func(a ctlAnswer) bool { return !masterIs("1")(a) }},
+		{name: "s2: the new master's connection closes", from: 5, closeConn: true},
+		{name: "s2: replica info, nobody in sync left", from: 4, code: wire.CodeGetReplicaInfo, ext: replica, until: func(a ctlAnswer) bool { return a.Ext["masterBrokerId"] == "" }},
+		{name: "s2: sync state data", from: 0, code: wire.CodeGetSyncStateData, body: `["s2"]`},
 	}
 }
 
@@ -125,17 +176,19 @@ func controllerScript() []ctlStep {
 func runControllerScript(t *testing.T, addr, group string) []ctlAnswer {
 	t.Helper()
 	cfg := remoting.ClientConfig{DialTimeout: 3 * time.Second, RequestTimeout: 5 * time.Second}
-	brokers := map[int]*remoting.Client{1: remoting.NewClient(addr, cfg), 2: remoting.NewClient(addr, cfg)}
+	brokers := map[int]*remoting.Client{}
 	defer func() {
 		for _, c := range brokers {
 			c.Close()
 		}
 	}()
-	var out []ctlAnswer
-	for _, s := range controllerScript() {
+	send := func(s ctlStep) ctlAnswer {
 		c := brokers[s.from]
 		if c == nil {
 			c = remoting.NewClient(addr, cfg)
+			if s.from != 0 {
+				brokers[s.from] = c
+			}
 		}
 		var body []byte
 		if s.body != "" {
@@ -159,6 +212,31 @@ func runControllerScript(t *testing.T, addr, group string) []ctlAnswer {
 			for k, v := range a.Ext {
 				a.Ext[k] = strings.ReplaceAll(strings.ReplaceAll(v, addr, "ADDR"), group, "GROUP")
 			}
+		}
+		return a
+	}
+	var out []ctlAnswer
+	for _, s := range controllerScript() {
+		if s.closeConn {
+			if c := brokers[s.from]; c != nil {
+				c.Close()
+				delete(brokers, s.from)
+			}
+			out = append(out, ctlAnswer{Step: s.name, Note: "connection closed by the script"})
+			continue
+		}
+		a := send(s)
+		if s.until != nil {
+			deadline := time.Now().Add(30 * time.Second)
+			for !s.until(a) {
+				if time.Now().After(deadline) {
+					t.Fatalf("%s: not within 30s, last answer %+v", s.name, a)
+				}
+				time.Sleep(100 * time.Millisecond)
+				a = send(s)
+			}
+			time.Sleep(2 * time.Second)
+			a = send(s)
 		}
 		out = append(out, a)
 	}
