@@ -102,6 +102,17 @@ run:
 run-controller:
 	GO=$(GO) BIN=$(BIN) scripts/run-controller.sh
 
+# The opt-in interoperability tests against a real Apache RocketMQ 5.3.3
+# (test/java5_*_test.go: Java brokers under our controller group and
+# NameServer, our brokers under Java's DLedger controller, Java's mqadmin, the
+# recorded controller script), not part of test/CI: JAVA5_BUILD names the
+# build of ../shared/java5/build.sh (docs/compatibility.md). About 90 s;
+# at most three JVMs at once.
+.PHONY: java5-interop
+java5-interop:
+	@test -n "$(JAVA5_BUILD)" || { echo "java5-interop: set JAVA5_BUILD to the build folder of ../shared/java5/build.sh (e.g. /tmp/javarmq5/build)"; exit 1; }
+	JAVA5_BUILD=$(JAVA5_BUILD) $(GO) test -count=1 -v -timeout 15m -run '^TestJava5' ./test/
+
 # docs/configuration.md from namesrv/config's key table (its test,
 # TestConfigurationDocIsGenerated, fails when the committed page differs).
 docs:

@@ -66,6 +66,21 @@ func wantRoute(ns, name string, want map[int64]string) func() error {
 	}
 }
 
+// startMasterAndSlave starts two of our brokers of one set in controller
+// mode: the first must become master (id 0 in the route, stateVersion =
+// masterEpoch 1), the second slave 2, each within the given time.
+func startMasterAndSlave(t *testing.T, ns *process, cluster, set string, conf []string, within time.Duration) (*process, *process) {
+	t.Helper()
+	a := startBroker(t, brokerSpec{cluster: cluster, name: set, nameServers: []*process{ns}, extra: conf})
+	eventually(t, within, "a as master", wantRoute(ns.Addr, set, map[int64]string{0: a.Addr}))
+	b := startBroker(t, brokerSpec{cluster: cluster, name: set, nameServers: []*process{ns}, extra: conf})
+	eventually(t, within, "b as slave 2", wantRoute(ns.Addr, set, map[int64]string{0: a.Addr, 2: b.Addr}))
+	if sv, err := stateVersionOf(ns.Addr, cluster, set, a.Addr, 0); err != nil || sv != 1 {
+		t.Fatalf("master's stateVersion %d (%v), want masterEpoch 1", sv, err)
+	}
+	return a, b
+}
+
 // Two of our brokers in one set under a 1-node controller: the first is
 // master (id 0, stateVersion = masterEpoch 1), the second slave under its
 // controller id; kill -9 of the master makes the slave id 0 at epoch 2; the
@@ -75,13 +90,7 @@ func TestBrokersInControllerModeFailOver(t *testing.T) {
 	ns := startNamesrv(t)
 	const cluster, set = "ctl-cluster", "ctl-set"
 	conf := controllerModeConf(ctl.addrs[0])
-	a := startBroker(t, brokerSpec{cluster: cluster, name: set, nameServers: []*process{ns}, extra: conf})
-	eventually(t, 20*time.Second, "a as master", wantRoute(ns.Addr, set, map[int64]string{0: a.Addr}))
-	b := startBroker(t, brokerSpec{cluster: cluster, name: set, nameServers: []*process{ns}, extra: conf})
-	eventually(t, 20*time.Second, "b as slave 2", wantRoute(ns.Addr, set, map[int64]string{0: a.Addr, 2: b.Addr}))
-	if sv, err := stateVersionOf(ns.Addr, cluster, set, a.Addr, 0); err != nil || sv != 1 {
-		t.Fatalf("master's stateVersion %d (%v), want masterEpoch 1", sv, err)
-	}
+	a, b := startMasterAndSlave(t, ns, cluster, set, conf, 20*time.Second)
 	meta, err := os.ReadFile(filepath.Join(a.DataDir, "brokerIdentity"))
 	if err != nil || string(meta) != cluster+"#"+set+"#1" {
 		t.Fatalf("a's brokerIdentity %q (%v)", meta, err)

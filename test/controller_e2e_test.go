@@ -254,18 +254,28 @@ func TestControllerRestartsFromItsSnapshot(t *testing.T) {
 	}
 }
 
-func TestControllerEmbeddedInTheNameServer(t *testing.T) {
+// embeddedControllerFile writes a NameServer properties file with a 1-node
+// controller (group "embedded") in it (enableControllerInNamesrv); it
+// returns the file and the controller's address (the self peer's port).
+func embeddedControllerFile(t *testing.T) (string, string) {
+	t.Helper()
 	base, ok := nstest.FreePorts(0, 1000)
 	if !ok {
 		t.Fatal("no free ports")
 	}
 	ctlAddr := net.JoinHostPort("127.0.0.1", strconv.Itoa(base))
-	file := filepath.Join(t.TempDir(), "namesrv.properties")
+	dir := t.TempDir()
+	file := filepath.Join(dir, "namesrv.properties")
 	conf := fmt.Sprintf("enableControllerInNamesrv=true\ncontrollerDLegerGroup=embedded\ncontrollerDLegerPeers=n0-%s\n"+
-		"controllerDLegerSelfId=n0\ncontrollerStorePath=%s\n", ctlAddr, filepath.ToSlash(t.TempDir()))
+		"controllerDLegerSelfId=n0\ncontrollerStorePath=%s\n", ctlAddr, filepath.ToSlash(filepath.Join(dir, "ctl")))
 	if err := os.WriteFile(file, []byte(conf), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	return file, ctlAddr
+}
+
+func TestControllerEmbeddedInTheNameServer(t *testing.T) {
+	file, ctlAddr := embeddedControllerFile(t)
 	ns := startNamesrv(t, "-c", file)
 	b := ctltest.NewBroker(t, "cluster-a", "broker-set-e", []string{ctlAddr})
 	b.Register(t)

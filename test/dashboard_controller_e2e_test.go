@@ -2,11 +2,7 @@ package test
 
 import (
 	"fmt"
-	"net"
 	"net/http"
-	"os"
-	"path/filepath"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -14,7 +10,6 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"github.com/gonamesrv/gonamesrv/controller/ctltest"
-	"github.com/gonamesrv/gonamesrv/internal/nstest"
 )
 
 // startEmbeddedControllerNamesrv is a NameServer with its side port and an
@@ -22,18 +17,7 @@ import (
 // side port and the controller's address.
 func startEmbeddedControllerNamesrv(t *testing.T) (*sidePort, string) {
 	t.Helper()
-	base, ok := nstest.FreePorts(0, 1000)
-	if !ok {
-		t.Fatal("no free ports")
-	}
-	ctlAddr := net.JoinHostPort("127.0.0.1", strconv.Itoa(base))
-	dir := t.TempDir()
-	file := filepath.Join(dir, "namesrv.properties")
-	conf := fmt.Sprintf("enableControllerInNamesrv=true\ncontrollerDLegerGroup=embedded\ncontrollerDLegerPeers=n0-%s\n"+
-		"controllerDLegerSelfId=n0\ncontrollerStorePath=%s\n", ctlAddr, filepath.ToSlash(filepath.Join(dir, "ctl")))
-	if err := os.WriteFile(file, []byte(conf), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	file, ctlAddr := embeddedControllerFile(t)
 	return startNamesrvHTTP(t, "-c", file), ctlAddr
 }
 

@@ -39,6 +39,21 @@ func TestDecodeHeaderKeepsDefaultsAndParsesJavaValues(t *testing.T) {
 	if *r != (ElectMasterRequest{ClusterName: "c", BrokerName: "b", BrokerID: -1, DesignateElect: true}) || !r.ControllerTriggered() {
 		t.Fatalf("got %+v", r)
 	}
+	// Java 5.3.3 serves a 1002 without any field, each taking its default;
+	// 1012 and 1013 without clusterName (recorded: test/testdata/controller-java-5.3.3).
+	bare := NewElectMasterRequest()
+	if err := fromExt(map[string]string{}, bare); err != nil || *bare != (ElectMasterRequest{BrokerID: -1}) {
+		t.Fatalf("1002 without fields: %+v %v", bare, err)
+	}
+	if err := fromExt(map[string]string{"brokerName": "b"}, &GetNextBrokerIDRequest{}); err != nil {
+		t.Fatalf("1012 without clusterName: %v", err)
+	}
+	if err := fromExt(map[string]string{"brokerName": "b", "appliedBrokerId": "1", "registerCheckCode": "a;1"}, &ApplyBrokerIDRequest{}); err != nil {
+		t.Fatalf("1013 without clusterName: %v", err)
+	}
+	if got := remoting.EncodeHeader(&GetNextBrokerIDResponse{BrokerName: "b", NextBrokerID: 3}); !reflect.DeepEqual(got, map[string]string{"brokerName": "b", "nextBrokerId": "3"}) {
+		t.Fatalf("1012's answer without a cluster: %v (Java leaves the null out)", got)
+	}
 	hb := &BrokerHeartbeatRequest{}
 	if err := fromExt(map[string]string{"brokerName": "b", "epoch": "3", "maxOffset": "9000000000"}, hb); err != nil {
 		t.Fatal(err)

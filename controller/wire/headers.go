@@ -19,12 +19,15 @@ type AlterSyncStateSetResponse struct {
 }
 
 // ElectMasterRequest is CONTROLLER_ELECT_MASTER's (1002) header; use
-// NewElectMasterRequest for Java's defaults.
+// NewElectMasterRequest for Java's defaults. No field is required: Java's
+// @CFNotNull fields all have initial values, so an absent one takes its
+// default (clusterName "", brokerName "", brokerId -1, designateElect
+// false) and the request is served, as the Java 5.3.3 controller does.
 type ElectMasterRequest struct {
-	ClusterName    string `rmq:"clusterName,required"`
-	BrokerName     string `rmq:"brokerName,required"`
-	BrokerID       int64  `rmq:"brokerId,required"`
-	DesignateElect bool   `rmq:"designateElect,required"`
+	ClusterName    string `rmq:"clusterName"`
+	BrokerName     string `rmq:"brokerName"`
+	BrokerID       int64  `rmq:"brokerId"`
+	DesignateElect bool   `rmq:"designateElect"`
 	InvokeTime     int64  `rmq:"invokeTime"`
 }
 
@@ -55,9 +58,10 @@ type RegisterBrokerRequest struct {
 }
 
 // RegisterBrokerResponse answers 1003; the master fields only when a master
-// exists and is alive.
+// exists and is alive. clusterName echoes the request's and is left out when
+// the request had none (Java's null), as in 1012's and 1013's answers.
 type RegisterBrokerResponse struct {
-	ClusterName       string  `rmq:"clusterName"`
+	ClusterName       string  `rmq:"clusterName,omitempty"`
 	BrokerName        string  `rmq:"brokerName"`
 	MasterBrokerID    *int64  `rmq:"masterBrokerId"`
 	MasterAddress     *string `rmq:"masterAddress"`
@@ -96,23 +100,25 @@ type CleanBrokerDataRequest struct {
 	InvokeTime                 int64  `rmq:"invokeTime"`
 }
 
-// GetNextBrokerIDRequest is CONTROLLER_GET_NEXT_BROKER_ID's (1012) header.
+// GetNextBrokerIDRequest is CONTROLLER_GET_NEXT_BROKER_ID's (1012) header;
+// clusterName is optional, as in Java (only echoed).
 type GetNextBrokerIDRequest struct {
-	ClusterName string `rmq:"clusterName,required"`
+	ClusterName string `rmq:"clusterName"`
 	BrokerName  string `rmq:"brokerName,required"`
 }
 
 // GetNextBrokerIDResponse answers 1012.
 type GetNextBrokerIDResponse struct {
-	ClusterName  string `rmq:"clusterName"`
+	ClusterName  string `rmq:"clusterName,omitempty"`
 	BrokerName   string `rmq:"brokerName"`
 	NextBrokerID int64  `rmq:"nextBrokerId"`
 }
 
 // ApplyBrokerIDRequest is CONTROLLER_APPLY_BROKER_ID's (1013) header; the
-// check code is "brokerAddr;epochMillis".
+// check code is "brokerAddr;epochMillis". clusterName is optional, as in
+// Java (it names a new set's cluster, "" without it).
 type ApplyBrokerIDRequest struct {
-	ClusterName       string `rmq:"clusterName,required"`
+	ClusterName       string `rmq:"clusterName"`
 	BrokerName        string `rmq:"brokerName,required"`
 	AppliedBrokerID   int64  `rmq:"appliedBrokerId,required"`
 	RegisterCheckCode string `rmq:"registerCheckCode,required"`
@@ -120,7 +126,7 @@ type ApplyBrokerIDRequest struct {
 
 // ApplyBrokerIDResponse answers 1013.
 type ApplyBrokerIDResponse struct {
-	ClusterName string `rmq:"clusterName"`
+	ClusterName string `rmq:"clusterName,omitempty"`
 	BrokerName  string `rmq:"brokerName"`
 }
 
