@@ -125,14 +125,16 @@ var errStillThere = errors.New("still there")
 // work the server applies asynchronously (the unregistration worker).
 func eventually(t *testing.T, what string, cond func() error) {
 	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
+	// 30 s: a niced run beside builds has taken more than 10 s to decode
+	// one large registration under -race.
+	deadline := time.Now().Add(30 * time.Second)
 	for {
 		err := cond()
 		if err == nil {
 			return
 		}
 		if time.Now().After(deadline) {
-			t.Fatalf("%s: still not true after 10 s: %v", what, err)
+			t.Fatalf("%s: still not true after 30 s: %v", what, err)
 		}
 		time.Sleep(5 * time.Millisecond)
 	}

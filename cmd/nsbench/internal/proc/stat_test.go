@@ -58,13 +58,16 @@ func TestLiveCountersOfThisProcess(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	spinUntil := time.Now().Add(60 * time.Millisecond)
-	for x := 0; time.Now().Before(spinUntil); x++ {
-		_ = x * x
-	}
-	after, err := CPUTime(pid)
-	if err != nil {
-		t.Fatal(err)
+	// Spin until the counter moves (it ticks every 10 ms of CPU), at most
+	// 10 s: on a starved machine 60 ms of wall time can bring no CPU at all.
+	after := before
+	for giveUp := time.Now().Add(10 * time.Second); after <= before && time.Now().Before(giveUp); {
+		for x := 0; x < 1_000_000; x++ {
+			_ = x * x
+		}
+		if after, err = CPUTime(pid); err != nil {
+			t.Fatal(err)
+		}
 	}
 	if after <= before {
 		t.Fatalf("cpu time did not grow while spinning: %v then %v", before, after)
