@@ -82,6 +82,10 @@ func bodyOffset(frame []byte) int {
 	return headerWordSize + int(binary.BigEndian.Uint32(frame)&maxHeaderLength)
 }
 
+// wholeFrameFactor: a frame's buffer grows to its whole size once the bytes
+// it must hold are at least 1/wholeFrameFactor of it (ensure).
+const wholeFrameFactor = 4
+
 // initialAssemblySize is the first buffer of a frame no pooled buffer can
 // hold; it doubles as bytes arrive.
 const initialAssemblySize = largeFrameSize
@@ -100,13 +104,22 @@ func (s *Server) startLargeFrame(conn *Conn, gnetConn gnet.Conn, total int) {
 }
 
 // ensure makes room for the first n bytes of the frame (at most its size),
-// at least doubling the buffer when it grows.
+// at least doubling the buffer when it grows, and taking the whole frame at
+// once when n is a quarter of it or more. Growing a 2 MB frame 64 KiB ->
+// 576 KiB -> 1.1 MiB -> 2 MiB zeroed 3.8 MB and copied 1.8 MB on the event
+// loop: in the 2 MB registration flood that was two thirds of the loops'
+// CPU (issue 22, profile in docs/performance.md). Jumping to the size
+// allocates 2 MiB and copies the first read alone; a peer still gets at most
+// four times what it sent.
 func (a *frameAssembly) ensure(n int) {
 	n = min(n, a.size)
 	if n <= len(a.frame) {
 		return
 	}
 	l := max(n, min(a.size, 2*len(a.frame)))
+	if a.size <= wholeFrameFactor*n {
+		l = a.size
+	}
 	grown := make([]byte, l, l+l/8) // spare room: the next frame of this broker may be a little longer
 	copy(grown, a.frame[:a.filled])
 	a.frame = grown
@@ -227,8 +240,15 @@ func (s *Server) dropLargeFrame(conn *Conn, gnetConn gnet.Conn) (*Command, error
 
 // maxDirectRead bounds what one callback reads from the socket into a large
 // frame, so one broker's 2 MB cannot keep the event loop from the other
-// connections for long; the poller reports the rest at its next turn.
-const maxDirectRead = 512 << 10
+// connections for long; the poller reports the rest at its next turn. A
+// loop's turn over its connections lasts about (connections sending large
+// frames) x (maxDirectRead + gnet's 64 KiB read) at memory speed, and a
+// route query on the same loop is read once a turn: 512 KiB made a turn
+// over 32 flood connections ~16 MB of copying; 256 KiB halves it, for
+// twice the read calls (cheap next to the copy they make), and with
+// wholeFrameFactor a 2 MB frame's buffer still grows twice only (320 KiB,
+// then the whole frame).
+const maxDirectRead = 256 << 10
 
 // readSocket reads what the socket holds of the frame, up to maxDirectRead,
 // straight into the frame (or into scratch, to drop it, once the frame came

@@ -209,3 +209,20 @@ func TestLargeFrameMemoryFollowsWhatArrived(t *testing.T) {
 		t.Fatalf("grown to %d bytes, want exactly the frame size %d", len(a.frame), announced)
 	}
 }
+
+// TestLargeFrameTakesItsWholeSizeOnceAQuarterArrived: growing by doubling
+// copies and zeroes most of a 2 MB frame again on the event loop; once a
+// quarter of it is to be held the buffer takes the whole size in one step,
+// and not before.
+func TestLargeFrameTakesItsWholeSizeOnceAQuarterArrived(t *testing.T) {
+	size := 2 << 20
+	a := &frameAssembly{frame: make([]byte, initialAssemblySize), size: size}
+	a.ensure(size/wholeFrameFactor - 1)
+	if len(a.frame) >= size {
+		t.Fatalf("grown to the whole %d bytes with less than a quarter to hold", size)
+	}
+	a.ensure(size / wholeFrameFactor)
+	if len(a.frame) != size {
+		t.Fatalf("grown to %d bytes with a quarter to hold, want the whole frame (%d)", len(a.frame), size)
+	}
+}
