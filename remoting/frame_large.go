@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"io"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -21,13 +22,19 @@ import (
 // frames are cheaper to peek and copy than to assemble.
 const largeFrameSize = 64 << 10
 
-// Bounds of the pool of large-frame buffers: how many it keeps, and the
-// largest buffer it keeps (a registration body of 10,000 topics is ~2 MB).
-// 32 covers a cluster's brokers re-registering at once (Java's JMH shape has
-// 32); with 8, the others allocated and the collector took ~13% of the
-// server's CPU in that storm. At most 128 MiB stay held.
+// Bounds of the pool of large-frame buffers: how many it keeps, the bytes
+// they may hold together, and the largest buffer it keeps (a registration
+// body of 10,000 topics is ~1 MB, of 20,000 ~2 MB). 32 covers a cluster's
+// brokers re-registering at once (Java's JMH shape has 32); with 8, the
+// others allocated and the collector took ~13% of the server's CPU in that
+// storm. In the fault suite's flood of 2 MB registrations on 64
+// connections, 32 buffers left half the frames to be allocated (and
+// zeroed) on the event loop, the collector assisting there: the bound is
+// in bytes (128 MiB, what 32 of the largest held before), so ~56 buffers
+// of 2 MB fit.
 const (
-	maxPooledFrameBuffers = 32
+	maxPooledFrameBuffers = 128
+	maxPooledFrameBytes   = 128 << 20
 	maxPooledFrameBuffer  = 4 << 20
 )
 
@@ -308,12 +315,16 @@ func (c *Command) ReleaseBody() {
 	c.Body, c.frameBuffer, c.frameBuffers, c.bodyCRCKnown = nil, nil, nil, false
 }
 
-// frameBufferPool keeps up to maxPooledFrameBuffers released buffers for
-// reuse, so that a broker re-registering every few milliseconds does not
-// allocate, zero and collect a 2 MB buffer each time. Safe for concurrent
-// use: handlers release from worker goroutines.
+// frameBufferPool keeps up to maxPooledFrameBuffers released buffers, of
+// maxPooledFrameBytes at most together, for reuse, so that a broker
+// re-registering every few milliseconds does not allocate, zero and collect
+// a 2 MB buffer each time. Safe for concurrent use: handlers release from
+// worker goroutines.
 type frameBufferPool struct {
 	free chan []byte
+	// held is the capacity of the buffers in free, reserved before a put
+	// and given back after a reuse takes one.
+	held atomic.Int64
 }
 
 func newFrameBufferPool() *frameBufferPool {
@@ -325,6 +336,7 @@ func newFrameBufferPool() *frameBufferPool {
 func (p *frameBufferPool) reuse(n int) []byte {
 	select {
 	case buf := <-p.free:
+		p.held.Add(-int64(cap(buf)))
 		if cap(buf) >= n {
 			return buf[:n]
 		}
@@ -333,14 +345,20 @@ func (p *frameBufferPool) reuse(n int) []byte {
 	return nil
 }
 
-// put keeps buf for reuse unless the pool is full or buf is too large to
-// keep idle.
+// put keeps buf for reuse unless the pool is full, in count or in bytes,
+// or buf is too large to keep idle.
 func (p *frameBufferPool) put(buf []byte) {
-	if cap(buf) > maxPooledFrameBuffer {
+	size := int64(cap(buf))
+	if size > maxPooledFrameBuffer {
+		return
+	}
+	if p.held.Add(size) > maxPooledFrameBytes {
+		p.held.Add(-size)
 		return
 	}
 	select {
 	case p.free <- buf[:0]:
 	default:
+		p.held.Add(-size)
 	}
 }

@@ -95,16 +95,27 @@ func TestFloodRegistrationSenders(t *testing.T) {
 		_, _ = io.Copy(io.Discard, os.Stdin)
 		close(stop)
 	}()
+	// One body serves every broker (it carries the topics and the data
+	// version, not the broker), built before any connection sends, so the
+	// 512 senders start together rather than one broker's eight every
+	// body-building apart, which at nice 10 left the server time to keep
+	// up and the request memory limit unreached.
+	topics := map[string]int32{}
+	for j := range 20_000 {
+		topics[fmt.Sprintf("flood-topic-%05d-padding-to-make-the-body-two-megabytes", j)] = 8
+	}
+	version := route.DataVersion{Counter: 1, Timestamp: 1}
+	body := nstest.Broker{Topics: topics, Version: version}.Body()
 	var answers registrationTally
 	var wg sync.WaitGroup
 	for c := range 64 {
 		b := nstest.Broker{Cluster: "FloodCluster", Name: fmt.Sprintf("big-%d", c), Addr: fmt.Sprintf("127.0.0.3:%d", 30000+c),
-			Topics: map[string]int32{}, Version: route.DataVersion{Counter: 1, Timestamp: 1}}
-		for j := range 20_000 {
-			b.Topics[fmt.Sprintf("flood-topic-%05d-padding-to-make-the-body-two-megabytes", j)] = 8
-		}
-		body := b.Body()
-		client := remoting.NewClient(addr, remoting.ClientConfig{DialTimeout: 2 * time.Second, RequestTimeout: 20 * time.Second})
+			Topics: topics, Version: version}
+		// a niced process on a busy machine can run too late to see its own
+		// connect complete within 2 s: a dial timeout there is the
+		// generator's, not the server's
+		client := remoting.NewClient(addr, remoting.ClientConfig{DialTimeout: 10 * time.Second, RequestTimeout: 20 * time.Second})
+		defer client.Close()
 		for range 8 {
 			wg.Add(1)
 			go func() {
@@ -119,7 +130,6 @@ func TestFloodRegistrationSenders(t *testing.T) {
 				})
 			}()
 		}
-		defer client.Close()
 	}
 	wg.Wait()
 	fmt.Println(floodSenderTally, answers.ok.Load(), answers.busy.Load(), answers.other.Load())
