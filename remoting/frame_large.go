@@ -91,7 +91,7 @@ func bodyOffset(frame []byte) int {
 
 // wholeFrameFactor: a frame's buffer grows to its whole size once the bytes
 // it must hold are at least 1/wholeFrameFactor of it (ensure).
-const wholeFrameFactor = 4
+const wholeFrameFactor = 8
 
 // initialAssemblySize is the first buffer of a frame no pooled buffer can
 // hold; it doubles as bytes arrive.
@@ -112,12 +112,12 @@ func (s *Server) startLargeFrame(conn *Conn, gnetConn gnet.Conn, total int) {
 
 // ensure makes room for the first n bytes of the frame (at most its size),
 // at least doubling the buffer when it grows, and taking the whole frame at
-// once when n is a quarter of it or more. Growing a 2 MB frame 64 KiB ->
+// once when n is an eighth of it or more. Growing a 2 MB frame 64 KiB ->
 // 576 KiB -> 1.1 MiB -> 2 MiB zeroed 3.8 MB and copied 1.8 MB on the event
 // loop: in the 2 MB registration flood that was two thirds of the loops'
 // CPU (issue 22, profile in docs/performance.md). Jumping to the size
-// allocates 2 MiB and copies the first read alone; a peer still gets at most
-// four times what it sent.
+// allocates 2 MiB and copies what arrived before; a peer still gets at most
+// eight times what it sent (a 16 MiB frame's buffer after 2 MiB arrived).
 func (a *frameAssembly) ensure(n int) {
 	n = min(n, a.size)
 	if n <= len(a.frame) {
@@ -246,16 +246,16 @@ func (s *Server) dropLargeFrame(conn *Conn, gnetConn gnet.Conn) (*Command, error
 }
 
 // maxDirectRead bounds what one callback reads from the socket into a large
-// frame, so one broker's 2 MB cannot keep the event loop from the other
-// connections for long; the poller reports the rest at its next turn. A
-// loop's turn over its connections lasts about (connections sending large
-// frames) x (maxDirectRead + gnet's 64 KiB read) at memory speed, and a
-// route query on the same loop is read once a turn: 512 KiB made a turn
-// over 32 flood connections ~16 MB of copying; 256 KiB halves it, for
-// twice the read calls (cheap next to the copy they make), and with
-// wholeFrameFactor a 2 MB frame's buffer still grows twice only (320 KiB,
-// then the whole frame).
-const maxDirectRead = 256 << 10
+// frame, beyond what gnet read (its loop buffer, 64 KiB), so one broker's
+// 2 MB cannot keep the event loop from the other connections for long; the
+// poller reports the rest at its next turn. A route query on the same loop
+// is read once a turn, and a turn lasts about (connections sending large
+// frames) x (gnet's 64 KiB + maxDirectRead) of copying: 512 KiB made a turn
+// over 32 flood connections ~18 MB, 64 KiB makes it 4 MB, for more read
+// calls (cheap next to the copy they make). The zero-work baseline of
+// nsbench reads 64 KiB a callback. With wholeFrameFactor a 2 MB frame's
+// buffer grows three times (128 KiB, 256 KiB, then the whole frame).
+const maxDirectRead = 64 << 10
 
 // readSocket reads what the socket holds of the frame, up to maxDirectRead,
 // straight into the frame (or into scratch, to drop it, once the frame came

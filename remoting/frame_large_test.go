@@ -231,19 +231,19 @@ func TestLargeFrameMemoryFollowsWhatArrived(t *testing.T) {
 	}
 }
 
-// TestLargeFrameTakesItsWholeSizeOnceAQuarterArrived: growing by doubling
-// copies and zeroes most of a 2 MB frame again on the event loop; once a
-// quarter of it is to be held the buffer takes the whole size in one step,
+// TestLargeFrameTakesItsWholeSizeOnceAnEighthArrived: growing by doubling
+// copies and zeroes most of a 2 MB frame again on the event loop; once an
+// eighth of it is to be held the buffer takes the whole size in one step,
 // and not before.
-func TestLargeFrameTakesItsWholeSizeOnceAQuarterArrived(t *testing.T) {
+func TestLargeFrameTakesItsWholeSizeOnceAnEighthArrived(t *testing.T) {
 	size := 2 << 20
 	a := &frameAssembly{frame: make([]byte, initialAssemblySize), size: size}
 	a.ensure(size/wholeFrameFactor - 1)
 	if len(a.frame) >= size {
-		t.Fatalf("grown to the whole %d bytes with less than a quarter to hold", size)
+		t.Fatalf("grown to the whole %d bytes with less than an eighth to hold", size)
 	}
 	a.ensure(size / wholeFrameFactor)
 	if len(a.frame) != size {
-		t.Fatalf("grown to %d bytes with a quarter to hold, want the whole frame (%d)", len(a.frame), size)
+		t.Fatalf("grown to %d bytes with an eighth to hold, want the whole frame (%d)", len(a.frame), size)
 	}
 }
