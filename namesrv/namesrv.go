@@ -117,7 +117,7 @@ func New(settings *config.Settings, log *logrus.Entry) (*NameServer, error) {
 	srvCfg.OutboundMemoryLimit = cfg.OutboundMemoryLimit
 	srvCfg.OutboundSoftLimit, srvCfg.OutboundHardLimit = cfg.ConnectionOutboundSoftLimit, cfg.ConnectionOutboundHardLimit
 	srvCfg.SocketSendBuffer, srvCfg.SocketRecvBuffer = cfg.ServerSocketSndBufSize, cfg.ServerSocketRcvBufSize
-	srvCfg.SlowWorkers = cfg.DefaultThreadPoolNums
+	srvCfg.SlowWorkers = registrationWorkers(cfg.DefaultThreadPoolNums)
 	srvCfg.SlowQueue = cfg.DefaultThreadPoolQueueCapacity
 	srvCfg.Pools = map[string]remoting.PoolSize{adminPool: {Workers: adminPoolWorkers, Queue: adminPoolQueue},
 		listPool: {Workers: listPoolWorkers, Queue: listPoolQueue}}

@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"io"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -21,13 +22,19 @@ import (
 // frames are cheaper to peek and copy than to assemble.
 const largeFrameSize = 64 << 10
 
-// Bounds of the pool of large-frame buffers: how many it keeps, and the
-// largest buffer it keeps (a registration body of 10,000 topics is ~2 MB).
-// 32 covers a cluster's brokers re-registering at once (Java's JMH shape has
-// 32); with 8, the others allocated and the collector took ~13% of the
-// server's CPU in that storm. At most 128 MiB stay held.
+// Bounds of the pool of large-frame buffers: how many it keeps, the bytes
+// they may hold together, and the largest buffer it keeps (a registration
+// body of 10,000 topics is ~1 MB, of 20,000 ~2 MB). 32 covers a cluster's
+// brokers re-registering at once (Java's JMH shape has 32); with 8, the
+// others allocated and the collector took ~13% of the server's CPU in that
+// storm. In the fault suite's flood of 2 MB registrations on 64
+// connections, 32 buffers left half the frames to be allocated (and
+// zeroed) on the event loop, the collector assisting there: the bound is
+// in bytes (128 MiB, what 32 of the largest held before), so ~56 buffers
+// of 2 MB fit.
 const (
-	maxPooledFrameBuffers = 32
+	maxPooledFrameBuffers = 128
+	maxPooledFrameBytes   = 128 << 20
 	maxPooledFrameBuffer  = 4 << 20
 )
 
@@ -82,6 +89,10 @@ func bodyOffset(frame []byte) int {
 	return headerWordSize + int(binary.BigEndian.Uint32(frame)&maxHeaderLength)
 }
 
+// wholeFrameFactor: a frame's buffer grows to its whole size once the bytes
+// it must hold are at least 1/wholeFrameFactor of it (ensure).
+const wholeFrameFactor = 8
+
 // initialAssemblySize is the first buffer of a frame no pooled buffer can
 // hold; it doubles as bytes arrive.
 const initialAssemblySize = largeFrameSize
@@ -100,13 +111,22 @@ func (s *Server) startLargeFrame(conn *Conn, gnetConn gnet.Conn, total int) {
 }
 
 // ensure makes room for the first n bytes of the frame (at most its size),
-// at least doubling the buffer when it grows.
+// at least doubling the buffer when it grows, and taking the whole frame at
+// once when n is an eighth of it or more. Growing a 2 MB frame 64 KiB ->
+// 576 KiB -> 1.1 MiB -> 2 MiB zeroed 3.8 MB and copied 1.8 MB on the event
+// loop: in the 2 MB registration flood that was two thirds of the loops'
+// CPU (issue 22, profile in docs/performance.md). Jumping to the size
+// allocates 2 MiB and copies what arrived before; a peer still gets at most
+// eight times what it sent (a 16 MiB frame's buffer after 2 MiB arrived).
 func (a *frameAssembly) ensure(n int) {
 	n = min(n, a.size)
 	if n <= len(a.frame) {
 		return
 	}
 	l := max(n, min(a.size, 2*len(a.frame)))
+	if a.size <= wholeFrameFactor*n {
+		l = a.size
+	}
 	grown := make([]byte, l, l+l/8) // spare room: the next frame of this broker may be a little longer
 	copy(grown, a.frame[:a.filled])
 	a.frame = grown
@@ -226,9 +246,16 @@ func (s *Server) dropLargeFrame(conn *Conn, gnetConn gnet.Conn) (*Command, error
 }
 
 // maxDirectRead bounds what one callback reads from the socket into a large
-// frame, so one broker's 2 MB cannot keep the event loop from the other
-// connections for long; the poller reports the rest at its next turn.
-const maxDirectRead = 512 << 10
+// frame, beyond what gnet read (its loop buffer, 64 KiB), so one broker's
+// 2 MB cannot keep the event loop from the other connections for long; the
+// poller reports the rest at its next turn. A route query on the same loop
+// is read once a turn, and a turn lasts about (connections sending large
+// frames) x (gnet's 64 KiB + maxDirectRead) of copying: 512 KiB made a turn
+// over 32 flood connections ~18 MB, 64 KiB makes it 4 MB, for more read
+// calls (cheap next to the copy they make). The zero-work baseline of
+// nsbench reads 64 KiB a callback. With wholeFrameFactor a 2 MB frame's
+// buffer grows three times (128 KiB, 256 KiB, then the whole frame).
+const maxDirectRead = 64 << 10
 
 // readSocket reads what the socket holds of the frame, up to maxDirectRead,
 // straight into the frame (or into scratch, to drop it, once the frame came
@@ -288,12 +315,16 @@ func (c *Command) ReleaseBody() {
 	c.Body, c.frameBuffer, c.frameBuffers, c.bodyCRCKnown = nil, nil, nil, false
 }
 
-// frameBufferPool keeps up to maxPooledFrameBuffers released buffers for
-// reuse, so that a broker re-registering every few milliseconds does not
-// allocate, zero and collect a 2 MB buffer each time. Safe for concurrent
-// use: handlers release from worker goroutines.
+// frameBufferPool keeps up to maxPooledFrameBuffers released buffers, of
+// maxPooledFrameBytes at most together, for reuse, so that a broker
+// re-registering every few milliseconds does not allocate, zero and collect
+// a 2 MB buffer each time. Safe for concurrent use: handlers release from
+// worker goroutines.
 type frameBufferPool struct {
 	free chan []byte
+	// held is the capacity of the buffers in free, reserved before a put
+	// and given back after a reuse takes one.
+	held atomic.Int64
 }
 
 func newFrameBufferPool() *frameBufferPool {
@@ -305,6 +336,7 @@ func newFrameBufferPool() *frameBufferPool {
 func (p *frameBufferPool) reuse(n int) []byte {
 	select {
 	case buf := <-p.free:
+		p.held.Add(-int64(cap(buf)))
 		if cap(buf) >= n {
 			return buf[:n]
 		}
@@ -313,14 +345,20 @@ func (p *frameBufferPool) reuse(n int) []byte {
 	return nil
 }
 
-// put keeps buf for reuse unless the pool is full or buf is too large to
-// keep idle.
+// put keeps buf for reuse unless the pool is full, in count or in bytes,
+// or buf is too large to keep idle.
 func (p *frameBufferPool) put(buf []byte) {
-	if cap(buf) > maxPooledFrameBuffer {
+	size := int64(cap(buf))
+	if size > maxPooledFrameBuffer {
+		return
+	}
+	if p.held.Add(size) > maxPooledFrameBytes {
+		p.held.Add(-size)
 		return
 	}
 	select {
 	case p.free <- buf[:0]:
 	default:
+		p.held.Add(-size)
 	}
 }

@@ -141,6 +141,27 @@ func TestReleaseBodyRecyclesTheBuffer(t *testing.T) {
 	(&Command{Body: []byte("x")}).ReleaseBody() // not pooled: nothing happens
 }
 
+// TestFrameBufferPoolIsBoundInBytes: the pool keeps as many buffers as fit
+// in maxPooledFrameBytes, not more, and counts what reuse takes back out.
+func TestFrameBufferPoolIsBoundInBytes(t *testing.T) {
+	pool := newFrameBufferPool()
+	const size = 3 << 20
+	fits := maxPooledFrameBytes / size
+	for range fits + 2 {
+		pool.put(make([]byte, size))
+	}
+	if len(pool.free) != fits || pool.held.Load() != int64(fits*size) {
+		t.Fatalf("pool holds %d buffers (%d bytes), want %d (%d bytes)", len(pool.free), pool.held.Load(), fits, fits*size)
+	}
+	if pool.reuse(size) == nil || pool.held.Load() != int64((fits-1)*size) {
+		t.Fatalf("after one reuse the pool holds %d bytes, want %d", pool.held.Load(), (fits-1)*size)
+	}
+	pool.put(make([]byte, size))
+	if len(pool.free) != fits {
+		t.Fatalf("a put after a reuse kept %d buffers, want %d", len(pool.free), fits)
+	}
+}
+
 // bufferedConn is a gnet.Conn whose Read serves data; the frame assembly
 // uses nothing else.
 type bufferedConn struct {
@@ -207,5 +228,22 @@ func TestLargeFrameMemoryFollowsWhatArrived(t *testing.T) {
 	a.ensure(announced + 1)
 	if len(a.frame) != announced {
 		t.Fatalf("grown to %d bytes, want exactly the frame size %d", len(a.frame), announced)
+	}
+}
+
+// TestLargeFrameTakesItsWholeSizeOnceAnEighthArrived: growing by doubling
+// copies and zeroes most of a 2 MB frame again on the event loop; once an
+// eighth of it is to be held the buffer takes the whole size in one step,
+// and not before.
+func TestLargeFrameTakesItsWholeSizeOnceAnEighthArrived(t *testing.T) {
+	size := 2 << 20
+	a := &frameAssembly{frame: make([]byte, initialAssemblySize), size: size}
+	a.ensure(size/wholeFrameFactor - 1)
+	if len(a.frame) >= size {
+		t.Fatalf("grown to the whole %d bytes with less than an eighth to hold", size)
+	}
+	a.ensure(size / wholeFrameFactor)
+	if len(a.frame) != size {
+		t.Fatalf("grown to %d bytes with an eighth to hold, want the whole frame (%d)", len(a.frame), size)
 	}
 }

@@ -121,7 +121,9 @@ func (m *Manager) applyTopicTable(t *txn, r *registration, prev *liveBroker, fir
 		}
 	}
 	// 11.2: the route key is the config's topicName.
+	var y yielder
 	for _, config := range table {
+		y.tick()
 		if !first && !versionChanged {
 			entry, _ := t.view().topics.get(config.TopicName)
 			if _, has := entry.queueData(brokerName); has {

@@ -124,7 +124,9 @@ func topicCountHint(r *jsonReader) int {
 
 // readTopicConfigTable fills table from a topic -> TopicConfig object.
 func readTopicConfigTable(r *jsonReader, table map[string]TopicConfig) error {
+	var y yielder
 	return r.readObject(func(key []byte) error {
+		y.tick()
 		name := string(key)
 		tc, err := readTopicConfig(r, name)
 		if err != nil {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/gonamesrv/gonamesrv/cmd/nsbench/internal/load"
 	"github.com/gonamesrv/gonamesrv/cmd/nsbench/internal/scenario"
+	"github.com/gonamesrv/gonamesrv/cmd/nsbench/internal/suite"
 )
 
 // options are every mode's flags; each mode reads the ones it needs.
@@ -50,7 +51,10 @@ type options struct {
 	// profileDir, when set, gets a CPU profile of every server started.
 	profileDir string
 	// suite only
-	goBenchPath  string
+	goBenchPath string
+	// floodReport is a fault report page (test/faults' FAULTS_REPORT)
+	// holding the 2 MB registration flood's row, for the flood target.
+	floodReport  string
 	markdownPath string
 	jsonPath     string
 	quick        bool
@@ -134,6 +138,7 @@ func (o *options) flagSet(mode string, output io.Writer) *flag.FlagSet {
 	fs.StringVar(&o.cpuProfile, "cpuprofile", o.cpuProfile, "baseline: write a CPU profile here when stopped")
 	fs.StringVar(&o.selfProfile, "self-profile", o.selfProfile, "write a CPU profile of this process (the load generator) here")
 	fs.StringVar(&o.goBenchPath, "gobench", o.goBenchPath, "suite, scale: output of 'go test -bench' to include")
+	fs.StringVar(&o.floodReport, "flood-report", o.floodReport, "suite: fault report (FAULTS_REPORT of test/faults) with the row of "+suite.FloodCase+", for the flood target")
 	fs.StringVar(&o.markdownPath, "out", o.markdownPath, "suite: markdown report to write; scale: the page whose scale section is (re)written")
 	fs.StringVar(&o.jsonPath, "json-file", o.jsonPath, "suite: also write the JSON report here")
 	fs.BoolVar(&o.quick, "quick", o.quick, "suite: short phases, for a smoke run (figures are noisy)")

@@ -83,6 +83,17 @@ func runSuite(ctx context.Context, o *options, stdout io.Writer, log *logrus.Ent
 	if err != nil {
 		return err
 	}
+	if o.floodReport != "" {
+		page, err := os.ReadFile(o.floodReport)
+		if err != nil {
+			return fmt.Errorf("flood report: %w", err)
+		}
+		facts, err := suite.FloodFacts(string(page))
+		if err != nil {
+			return fmt.Errorf("flood report %s: %w", o.floodReport, err)
+		}
+		r.Facts = append(r.Facts, facts...)
+	}
 	r.Targets = suite.Evaluate(&r, suite.ParseGoBench(goBench), idleConns)
 	return writeSuiteOutputs(stdout, o, &r, goBench)
 }
@@ -129,7 +140,8 @@ func suiteCommands(o *options) []string {
 		"# or step by step:",
 		"go build -o bin/ ./cmd/namesrv ./cmd/nsbench",
 		"go test -run '^$' -bench . -skip BenchmarkScale -benchmem ./remoting/ ./route/ > /tmp/gobench.txt",
-		fmt.Sprintf("bin/nsbench suite -namesrv %s -gobench /tmp/gobench.txt -out %s -svg %s", o.namesrvBin, o.markdownPath, o.svgPath),
+		"FAULTS_FULL=1 FAULTS_REPORT=/tmp/flood.md go test -count=1 -run '^" + suite.FloodCase + "$' ./test/faults/",
+		fmt.Sprintf("bin/nsbench suite -namesrv %s -gobench /tmp/gobench.txt -flood-report /tmp/flood.md -out %s -svg %s", o.namesrvBin, o.markdownPath, o.svgPath),
 		"# one mode at a time, e.g. route queries at three loads against both servers:",
 		"bin/nsbench route -loads 1x1,64x1,64x8 -svg /tmp/route.svg",
 	}

@@ -18,7 +18,7 @@ var descriptions = map[string]string{
 	"orderMessageEnable":                   "put `ORDER_TOPIC_CONFIG` into route answers (`orderTopicConf`)",
 	"returnOrderTopicConfigToBroker":       "return `ORDER_TOPIC_CONFIG` to registering brokers",
 	"clientRequestThreadPoolNums":          "accepted, no effect: route queries are answered on the event loop from snapshots, without a pool (kept for file compatibility)",
-	"defaultThreadPoolNums":                "workers for other requests",
+	"defaultThreadPoolNums":                "workers for registrations (REGISTER_BROKER, REGISTER_TOPIC_IN_NAMESRV), at most the processors less one (at least 1): the rest is left to the event loops",
 	"clientRequestThreadPoolQueueCapacity": "accepted, no effect, as `clientRequestThreadPoolNums`",
 	"defaultThreadPoolQueueCapacity":       "queue bound for other requests",
 	"scanNotActiveBrokerInterval":          "broker expiry scan period, ms; protected (the `-c` file or the command line only: 86,400,000 over the wire would leave dead brokers routed for a day after the next start)",

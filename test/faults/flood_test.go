@@ -11,9 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/gonamesrv/gonamesrv/internal/nstest"
 	"github.com/gonamesrv/gonamesrv/remoting"
-	"github.com/gonamesrv/gonamesrv/route"
 )
 
 // floodRSSBound is the resident memory the NameServer must stay under during
@@ -212,39 +210,15 @@ func TestFloodSlowloris(t *testing.T) {
 // TestFloodLargeRegistrations: 64 connections, each with 8 registrations
 // of 2 MB in flight, for 10 s, against a requestMemoryLimit of 256 MiB
 // (the 1 GiB default is more than this machine's server reads in flight):
-// past it the server answers SYSTEM_BUSY; route queries go on.
+// past it the server answers SYSTEM_BUSY; route queries go on. The senders
+// run in a niced process of their own (flood_senders_test.go).
 func TestFloodLargeRegistrations(t *testing.T) {
 	fullOnly(t)
 	r := record(t, 73, "registration flood: 2 MB bodies",
-		"64 connections, 8 pipelined REGISTER_BROKER of 2 MB each (20,000 topics) in flight on each, -requestMemoryLimit 268435456")
+		"64 connections, 8 pipelined REGISTER_BROKER of 2 MB each (20,000 topics) in flight on each, from a process of their own at nice 10, -requestMemoryLimit 268435456")
 	var answers registrationTally
 	flood(t, r, []string{"-requestMemoryLimit", "268435456"}, func(addr string, stop <-chan struct{}) {
-		var wg sync.WaitGroup
-		for c := range 64 {
-			b := nstest.Broker{Cluster: "FloodCluster", Name: fmt.Sprintf("big-%d", c), Addr: fmt.Sprintf("127.0.0.3:%d", 30000+c),
-				Topics: map[string]int32{}, Version: route.DataVersion{Counter: 1, Timestamp: 1}}
-			for j := range 20_000 {
-				b.Topics[fmt.Sprintf("flood-topic-%05d-padding-to-make-the-body-two-megabytes", j)] = 8
-			}
-			body := b.Body()
-			client := remoting.NewClient(addr, remoting.ClientConfig{DialTimeout: 2 * time.Second, RequestTimeout: 20 * time.Second})
-			for range 8 {
-				wg.Add(1)
-				go func() {
-					defer wg.Done()
-					repeat(stop, 0, func() {
-						ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
-						resp, err := client.Invoke(ctx, b.RequestWith(body))
-						cancel()
-						if answers.count(resp, err) {
-							time.Sleep(50 * time.Millisecond)
-						}
-					})
-				}()
-			}
-			defer client.Close()
-		}
-		wg.Wait()
+		sendLargeRegistrations(t, addr, stop, &answers)
 	})
 	r.figure(t, "registrations answered 0 / SYSTEM_BUSY / other or error", answers.String())
 	if answers.busy.Load() == 0 {

@@ -24,7 +24,7 @@ func TestWriteMarkdownHasEverySection(t *testing.T) {
 	page := out.String()
 	for _, want := range []string{
 		"# Performance", "2026-01-02 03:04 UTC", "Test CPU, 2 logical CPUs", "- shared cores",
-		"## Targets (19 of 19 met)", "## Route queries", "## Route queries with ACL", "acl-signed-r1", "## Route queries over TLS", "tls-on-r1", "![Route latency", "(route-latency.svg)",
+		"## Targets (21 of 21 met)", "## Route queries", "## Route queries with ACL", "acl-signed-r1", "## Route queries over TLS", "tls-on-r1", "![Route latency", "(route-latency.svg)",
 		"## Heartbeats", "## Registrations", "## Java JMH shapes", "jmh-route storm",
 		"## Memory and sizes", "## In-process benchmarks", "BenchmarkHeartbeat-2", "```sh\nmake bench\n```",
 		"## Method", "notes/performance-notebook.md", `a\|b=1`,

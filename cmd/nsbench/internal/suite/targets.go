@@ -115,7 +115,7 @@ func Evaluate(r *report.Report, bench []GoBench, idleConns int) []report.Target 
 	} else {
 		missing(stormGoal)
 	}
-	targets = append(targets, evaluateStormAgainstBaseline(r))
+	targets = append(targets, evaluateStormAgainstBaseline(r), evaluateStormRateAgainstBaseline(r), evaluateFlood(r))
 	targets = append(targets, evaluateACL(r)...)
 	targets = append(targets, EvaluateTLS(r))
 	regGoal := fmt.Sprintf("jmh-route: registrations flow at >= %.0f%% of the rate at which the baseline merely reads the same frames (jmh-register, flat out)", stormRegisterRate*100)
