@@ -1,6 +1,9 @@
 package namesrv
 
-import "github.com/gonamesrv/gonamesrv/remoting"
+import (
+	"github.com/gonamesrv/gonamesrv/controller/wire"
+	"github.com/gonamesrv/gonamesrv/remoting"
+)
 
 // requestClass groups request codes by what they do, so that admission limits,
 // authentication or allow-lists can later be attached per class in this one
@@ -41,6 +44,8 @@ func (ns *NameServer) handlerTable() []handlerSpec {
 		{remoting.REGISTER_TOPIC_IN_NAMESRV, classBrokerCtl, true, ns.registerTopic},
 		{remoting.QUERY_DATA_VERSION, classBrokerCtl, false, ns.queryDataVersion},
 		{remoting.BROKER_HEARTBEAT, classBrokerCtl, false, ns.brokerHeartbeat},
+		// Ours: a standalone controller's election notice (docs/controller.md).
+		{wire.CodeNotifyNamesrvMasterElected, classBrokerCtl, true, ns.notifyNamesrvMasterElected},
 
 		{remoting.GET_ROUTEINFO_BY_TOPIC, classRouteRead, false, ns.getRouteInfoByTopic},
 		{remoting.GET_BROKER_CLUSTER_INFO, classRouteRead, false, ns.getBrokerClusterInfo},

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gonamesrv/gonamesrv/controller/wire"
 	"github.com/gonamesrv/gonamesrv/internal/nstest"
 	"github.com/gonamesrv/gonamesrv/namesrv/config"
 	"github.com/gonamesrv/gonamesrv/remoting"
@@ -25,6 +26,7 @@ var protocolCodes = []int32{
 	remoting.GET_HAS_UNIT_SUB_UNUNIT_TOPIC_LIST, remoting.UPDATE_NAMESRV_CONFIG, remoting.GET_NAMESRV_CONFIG,
 	remoting.QUERY_DATA_VERSION, remoting.ADD_WRITE_PERM_OF_BROKER, remoting.GET_BROKER_MEMBER_GROUP,
 	remoting.BROKER_HEARTBEAT,
+	wire.CodeNotifyNamesrvMasterElected, // ours: a standalone controller's election notice
 }
 
 func TestProcessRequest_UnSupportedRequest(t *testing.T) {

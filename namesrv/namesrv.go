@@ -205,6 +205,7 @@ func routeConfig(cfg *config.Config) route.Config {
 		SupportActingMaster:               cfg.SupportActingMaster,
 		DeleteTopicWithBrokerRegistration: cfg.DeleteTopicWithBrokerRegistration,
 		NotifyMinBrokerIdChanged:          cfg.NotifyMinBrokerIdChanged,
+		ControllerFencing:                 cfg.ControllerFencing,
 		DefaultHeartbeatTimeout:           120 * time.Second,
 	}
 }

@@ -149,7 +149,7 @@ func TestRouteConfig(t *testing.T) {
 	cfg.SupportActingMaster, cfg.DeleteTopicWithBrokerRegistration, cfg.NotifyMinBrokerIdChanged = true, true, true
 	got := routeConfig(cfg)
 	want := route.Config{SupportActingMaster: true, DeleteTopicWithBrokerRegistration: true,
-		NotifyMinBrokerIdChanged: true, DefaultHeartbeatTimeout: 120 * time.Second}
+		NotifyMinBrokerIdChanged: true, DefaultHeartbeatTimeout: 120 * time.Second, ControllerFencing: true}
 	if got != want {
 		t.Fatalf("route config %+v, want %+v", got, want)
 	}

@@ -63,6 +63,8 @@ func registrationRefusal(err error) (remark, reason string) {
 		return "register broker refused", metrics.RefusedLimit
 	case errors.Is(err, route.ErrRegisterIgnored):
 		return "register broker ignored", metrics.RefusedIgnored
+	case errors.Is(err, route.ErrFencedByController):
+		return "register broker refused", metrics.RefusedFenced
 	case errors.Is(err, route.ErrConnectionGone):
 		return "register broker dropped", metrics.RefusedConnectionGone
 	}

@@ -42,6 +42,11 @@ type Config struct {
 	// DefaultHeartbeatTimeout applies to brokers that register without
 	// heartbeatTimeoutMillis; zero or less means DefaultHeartbeatTimeout.
 	DefaultHeartbeatTimeout time.Duration
+	// ControllerFencing fences the registrations as broker id 0 of a set
+	// whose controller election this NameServer applied (ApplyElection,
+	// fenceRegistration); off, every set keeps Java's rule (the larger
+	// stateVersion wins), for mixed deployments with Java NameServers.
+	ControllerFencing bool
 	// Log receives the manager's lines (brokers registered, unregistered,
 	// expired; requests ignored), written after the writer lock is
 	// released. NewManager reads it (nil: logrus's standard logger);
@@ -101,6 +106,10 @@ type Manager struct {
 	// warnings rate-limits the warnings a request can cause (see unlock).
 	warnings ratelog.Set
 
+	// managed is the last election applied for each broker set a
+	// controller manages (election.go).
+	managed map[string]managedSet
+
 	// views caches the operators' index of the current snapshot (view.go).
 	views atomic.Pointer[viewIndex]
 }
@@ -118,6 +127,7 @@ func NewManager(cfg Config) *Manager {
 		connBrokers:     map[ConnID]map[brokerAddrInfo]struct{}{},
 		unregisterMarks: map[brokerAddrInfo]unregisterMark{},
 		expiry:          newExpiryWheel(),
+		managed:         map[string]managedSet{},
 	}
 	m.current.Store(newSnapshot(normalizeConfig(cfg)))
 	return m

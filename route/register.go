@@ -186,6 +186,10 @@ func (m *Manager) RegisterBroker(req *RegisterBrokerRequest, now time.Time) (Reg
 	if err := m.supersededRegistration(req); err != nil {
 		return RegisterBrokerResult{}, nil, fmt.Errorf("register %s: %w", req.BrokerAddr, err)
 	}
+	if err := m.fenceRegistration(req, r.dv); err != nil {
+		return RegisterBrokerResult{}, nil, fmt.Errorf("register %s: %w", req.BrokerAddr, err)
+	}
+	r.req = m.electedAsSlave(req, r.dv)
 	t := m.begin()
 	if r.wrapper == nil && !m.canSkipTopicTable(t.view(), r) {
 		return RegisterBrokerResult{}, nil, fmt.Errorf("register %s: %w", req.BrokerAddr, ErrTopicTableRequired)

@@ -3,14 +3,20 @@ package main
 import (
 	"context"
 	"errors"
+	"time"
 
 	"github.com/sirupsen/logrus"
 
+	"github.com/gonamesrv/gonamesrv/controller"
 	ctlconfig "github.com/gonamesrv/gonamesrv/controller/config"
 	"github.com/gonamesrv/gonamesrv/controller/node"
+	"github.com/gonamesrv/gonamesrv/internal/latest"
+	"github.com/gonamesrv/gonamesrv/internal/ratelog"
 	"github.com/gonamesrv/gonamesrv/namesrv"
 	"github.com/gonamesrv/gonamesrv/namesrv/config"
 	"github.com/gonamesrv/gonamesrv/namesrv/httpapi"
+	"github.com/gonamesrv/gonamesrv/namesrv/metrics"
+	"github.com/gonamesrv/gonamesrv/route"
 )
 
 // startEmbeddedController runs a controller node inside the NameServer
@@ -38,6 +44,51 @@ func startEmbeddedController(cfg *config.Config, ns *namesrv.NameServer, log *lo
 		return nil, err
 	}
 	ns.AttachController(httpapi.Controller{Status: func() any { return svc.Node.Status() }, Metrics: svc.Node.Metrics().Registry})
+	stopFollowing := followElections(svc.Node, ns, log)
 	log.WithField("controllerAddr", svc.Node.Self().Addr).Info("embedded controller started (enableControllerInNamesrv)")
-	return svc.Shutdown, nil
+	return func(ctx context.Context) error {
+		stopFollowing()
+		return svc.Shutdown(ctx)
+	}, nil
+}
+
+// embeddedElectionSets bounds the sets whose election waits for the route
+// (a set's newer election replaces its waiting one; past the bound a new
+// set's is dropped, and the route follows its master's registration).
+const embeddedElectionSets = 4096
+
+// followElections makes the NameServer's route follow each election the
+// embedded node applies (every node of the group applies every entry, so
+// each NameServer hosting one updates its own route at commit time). Raft's
+// apply goroutine only puts the election in a mailbox; one goroutine applies
+// them to the route, whose writer lock may be held by a large registration.
+// It returns the function that stops that goroutine.
+func followElections(n *node.Node, ns *namesrv.NameServer, log *logrus.Entry) func() {
+	box := latest.New[string, controller.Election](embeddedElectionSets)
+	var dropped ratelog.Limiter
+	n.ObserveElections(func(e controller.Election) {
+		if !box.Put(e.BrokerName, e) {
+			dropped.Log(log, logrus.WarnLevel, func() logrus.Fields {
+				return logrus.Fields{"brokerName": e.BrokerName, "limit": embeddedElectionSets}
+			}, "election not applied to the route: too many sets wait", time.Now())
+		}
+	})
+	done, stopped := make(chan struct{}), make(chan struct{})
+	go func() {
+		defer close(stopped)
+		for {
+			select {
+			case <-done:
+				return
+			case <-box.Ready():
+				for _, e := range box.Take() {
+					re := route.Election{Cluster: e.ClusterName, BrokerName: e.BrokerName, MasterAddr: e.MasterAddr, Epoch: int64(e.MasterEpoch)}
+					if err := ns.ApplyElection(re, metrics.ElectionEmbedded); err != nil {
+						log.WithError(err).WithField("brokerName", e.BrokerName).Warn("election not applied to the route")
+					}
+				}
+			}
+		}
+	}()
+	return func() { close(done); <-stopped }
 }

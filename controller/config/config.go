@@ -48,6 +48,7 @@ type Config struct {
 	SnapshotIntervalMillis      int64  `prop:"controllerSnapshotIntervalMillis" ext:"true"`
 	TrailingLogs                int64  `prop:"controllerTrailingLogs" ext:"true"`
 	MaxHeartbeatEntries         int    `prop:"controllerMaxHeartbeatEntries" ext:"true"`
+	NamesrvAddr                 string `prop:"namesrvAddr" ext:"true"`
 	HTTPListenPort              int    `prop:"httpListenPort" ext:"true"`
 	LogFormat                   string `prop:"logFormat" ext:"true"`
 	LogLevel                    string `prop:"logLevel" ext:"true"`

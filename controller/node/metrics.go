@@ -25,6 +25,7 @@ type Metrics struct {
 	commitSeconds     prometheus.Histogram
 	notices           prometheus.Counter
 	heartbeatsDropped prometheus.Counter
+	namesrvNotices    *prometheus.CounterVec
 }
 
 func newMetrics(n *Node) *Metrics {
@@ -44,7 +45,12 @@ func newMetrics(n *Node) *Metrics {
 		Help: "NOTIFY_BROKER_ROLE_CHANGED notices written to brokers."})
 	m.heartbeatsDropped = prometheus.NewCounter(prometheus.CounterOpts{Name: "rocketmq_controller_heartbeats_dropped_total",
 		Help: "Heartbeats of new members dropped past controllerMaxHeartbeatEntries."})
-	for _, c := range []prometheus.Collector{m.role, m.leaderChanges, m.elections, m.requests, m.commitSeconds, m.notices, m.heartbeatsDropped} {
+	m.namesrvNotices = prometheus.NewCounterVec(prometheus.CounterOpts{Name: "rocketmq_controller_namesrv_notices_total",
+		Help: "Election notices to the NameServers of namesrvAddr (code 5001), by result: sent, unsupported (a Java NameServer), failed."}, []string{"result"})
+	for _, result := range []string{noticeSent, noticeUnsupported, noticeFailed} {
+		m.namesrvNotices.WithLabelValues(result)
+	}
+	for _, c := range []prometheus.Collector{m.role, m.leaderChanges, m.elections, m.requests, m.commitSeconds, m.notices, m.heartbeatsDropped, m.namesrvNotices} {
 		f(c)
 	}
 	f(prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "rocketmq_controller_live_brokers",

@@ -62,6 +62,8 @@ type Node struct {
 	live     *liveTable
 	elector  *elector
 	notifier *notifier
+	// namesrvs tells namesrvAddr's NameServers of elections; nil without.
+	namesrvs *namesrvNotifier
 	metrics  *Metrics
 	// heartbeatFull paces the warning of heartbeats dropped past the bound.
 	heartbeatFull ratelog.Limiter
@@ -87,6 +89,7 @@ func New(cfg *config.Config, log *logrus.Entry) (*Node, error) {
 	n.metrics = newMetrics(n)
 	n.live = newLiveTable(cfg.MaxHeartbeatEntries)
 	n.notifier = newNotifier(n)
+	n.namesrvs = newNamesrvNotifier(n, cfg.NamesrvAddr)
 	n.elector = newElector(n)
 	engine := "hashicorp/raft"
 	if !strings.EqualFold(cfg.ControllerType, "DLedger") {
@@ -109,6 +112,9 @@ func New(cfg *config.Config, log *logrus.Entry) (*Node, error) {
 	go n.every(time.Duration(cfg.ScanInactiveMasterInterval)*time.Millisecond, n.scanInactiveMasters)
 	go n.elector.run()
 	n.notifier.start()
+	if n.namesrvs != nil {
+		n.namesrvs.start()
+	}
 	return n, nil
 }
 
@@ -165,6 +171,9 @@ func (n *Node) watchLeadership() {
 			n.servingTerm.Store(term)
 			n.serving.Store(true)
 			n.metrics.role.Set(1)
+			if n.namesrvs != nil {
+				n.namesrvs.leading()
+			}
 			n.log.WithFields(logrus.Fields{"term": term, "barrierMillis": time.Since(started).Milliseconds()}).
 				Info("controller leader: barrier committed, serving")
 		}
@@ -188,6 +197,9 @@ func (n *Node) Shutdown(ctx context.Context) error {
 		err = errors.Join(err, ctx.Err())
 	}
 	n.notifier.close()
+	if n.namesrvs != nil {
+		n.namesrvs.close()
+	}
 	err = errors.Join(err, n.trans.Close(), n.store.Close())
 	n.closeLog()
 	return err

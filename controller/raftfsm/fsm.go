@@ -19,6 +19,36 @@ import (
 type FSM struct {
 	mu    sync.RWMutex
 	state *controller.State
+	// observers receive elections (Observe); guarded by mu.
+	observers []Observer
+}
+
+// Observer receives a set's election when this node applies it, and every
+// set's last election when it starts observing or restores a snapshot. It
+// runs on raft's apply goroutine, after the state's lock is released: it
+// must not block (queue the work) and must tolerate repeats and old
+// elections (compare MasterEpoch).
+type Observer func(controller.Election)
+
+// Observe adds fn and gives it every set's last election at once, so an
+// observer added after the log was replayed misses nothing.
+func (f *FSM) Observe(fn Observer) {
+	f.mu.Lock()
+	f.observers = append(f.observers, fn)
+	current := f.state.Elections()
+	f.mu.Unlock()
+	for _, e := range current {
+		fn(e)
+	}
+}
+
+// notify gives elections to every observer; the caller holds no lock.
+func notify(observers []Observer, elections []controller.Election) {
+	for _, e := range elections {
+		for _, fn := range observers {
+			fn(e)
+		}
+	}
 }
 
 // New returns an FSM over an empty state.
@@ -43,8 +73,18 @@ func (f *FSM) Apply(l *raft.Log) interface{} {
 		return fmt.Errorf("raft log index %d: %w", l.Index, err)
 	}
 	f.mu.Lock()
-	defer f.mu.Unlock()
 	f.state.ApplyAll(events)
+	var elections []controller.Election
+	if len(f.observers) > 0 {
+		for _, name := range controller.ElectedSets(events) {
+			if e, ok := f.state.Election(name); ok {
+				elections = append(elections, e)
+			}
+		}
+	}
+	observers := f.observers
+	f.mu.Unlock()
+	notify(observers, elections)
 	return nil
 }
 
@@ -67,8 +107,14 @@ func (f *FSM) Restore(rc io.ReadCloser) error {
 		return fmt.Errorf("read controller snapshot: %w", err)
 	}
 	f.mu.Lock()
-	defer f.mu.Unlock()
-	return f.state.Restore(b)
+	err = f.state.Restore(b)
+	elections, observers := f.state.Elections(), f.observers
+	f.mu.Unlock()
+	if err != nil {
+		return err
+	}
+	notify(observers, elections)
+	return nil
 }
 
 type snapshot []byte

@@ -1,6 +1,7 @@
 package raftfsm
 
 import (
+	"bytes"
 	"fmt"
 	"io"
 	"path/filepath"
@@ -208,5 +209,53 @@ func TestApplySkipsUndecodableEntries(t *testing.T) {
 	}
 	if got := snapshotOf(&node{fsm: f}); got != `{"version":1,"replicaInfo":[],"syncStateInfo":[]}` {
 		t.Fatalf("state %s", got)
+	}
+}
+
+// applyEvents applies events as the log entry at index would.
+func applyEvents(t *testing.T, f *FSM, index uint64, events ...controller.Event) {
+	t.Helper()
+	b, err := controller.EncodeEntry(events)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if resp := f.Apply(&raft.Log{Type: raft.LogCommand, Index: index, Data: b}); resp != nil {
+		t.Fatalf("apply: %v", resp)
+	}
+}
+
+func TestObserversSeeEachElectionAndTheStateOnRestore(t *testing.T) {
+	f := New()
+	applyEvents(t, f, 1,
+		controller.ApplyBrokerIDEvent{ClusterName: "c", BrokerName: "b", BrokerAddress: "127.0.0.1:9001", NewBrokerID: 1},
+		controller.ApplyBrokerIDEvent{ClusterName: "c", BrokerName: "b", BrokerAddress: "127.0.0.1:9002", NewBrokerID: 2})
+	applyEvents(t, f, 2, controller.ElectMasterEvent{NewMasterElected: true, BrokerName: "b", NewMasterBrokerID: 1})
+	var seen []controller.Election
+	f.Observe(func(e controller.Election) { seen = append(seen, e) })
+	first := controller.Election{ClusterName: "c", BrokerName: "b", MasterAddr: "127.0.0.1:9001", MasterBrokerID: 1, MasterEpoch: 1}
+	if len(seen) != 1 || seen[0] != first {
+		t.Fatalf("on Observe: %+v, want the last election %+v", seen, first)
+	}
+	applyEvents(t, f, 3, controller.AlterSyncStateSetEvent{BrokerName: "b", NewSyncStateSet: []int64{1, 2}})
+	applyEvents(t, f, 4, controller.ElectMasterEvent{NewMasterElected: true, BrokerName: "b", NewMasterBrokerID: 2})
+	second := controller.Election{ClusterName: "c", BrokerName: "b", MasterAddr: "127.0.0.1:9002", MasterBrokerID: 2, MasterEpoch: 2}
+	if len(seen) != 2 || seen[1] != second {
+		t.Fatalf("after the second election: %+v, want %+v last (and nothing for the in-sync change)", seen, second)
+	}
+	snap, err := f.Snapshot()
+	if err != nil {
+		t.Fatal(err)
+	}
+	restored := New()
+	var afterRestore []controller.Election
+	restored.Observe(func(e controller.Election) { afterRestore = append(afterRestore, e) })
+	if len(afterRestore) != 0 {
+		t.Fatalf("an empty state reported %+v", afterRestore)
+	}
+	if err := restored.Restore(io.NopCloser(bytes.NewReader(snap.(snapshot)))); err != nil {
+		t.Fatal(err)
+	}
+	if len(afterRestore) != 1 || afterRestore[0] != second {
+		t.Fatalf("on restore: %+v, want %+v", afterRestore, second)
 	}
 }

@@ -110,6 +110,12 @@ type Config struct {
 	// could stay for 30,000 years. Go addition.
 	MinBrokerHeartbeatTimeoutMillis int64 `prop:"minBrokerHeartbeatTimeoutMillis" ext:"true"`
 	MaxBrokerHeartbeatTimeoutMillis int64 `prop:"maxBrokerHeartbeatTimeoutMillis" ext:"true"`
+	// ControllerFencing refuses a registration as broker id 0 of a set
+	// whose controller election this NameServer applied unless it is the
+	// elected master with stateVersion = masterEpoch (docs/controller.md);
+	// false keeps Java's rule for every set (mixed Java deployments). Go
+	// addition.
+	ControllerFencing bool `prop:"controllerFencing" ext:"true"`
 	// MaxConnections caps the open connections; past it a new one is closed
 	// at once and counted. Go addition.
 	MaxConnections int `prop:"maxConnections" ext:"true"`
@@ -356,6 +362,7 @@ func Default() *Config {
 		ShutdownWaitTimeSeconds:            30,
 
 		MaxFrameSize:                    DefaultMaxFrameSize,
+		ControllerFencing:               true,
 		RequestMemoryLimit:              DefaultRequestMemoryLimit,
 		MinBrokerHeartbeatTimeoutMillis: DefaultMinBrokerHeartbeatTimeoutMillis,
 		MaxBrokerHeartbeatTimeoutMillis: DefaultMaxBrokerHeartbeatTimeoutMillis,

@@ -31,6 +31,7 @@ var ProtectedKeys = []string{
 	"addressServerList", "peerNamesrvAddrs", "scanNotActiveBrokerInterval",
 	"requestMemoryBrokerHeadroom", "requestMemoryPerConnection", "requestMemoryPerStranger",
 	"largeFrameStallTimeoutMillis", "largeFrameMinBytesPerSecond",
+	"controllerFencing", // off, a stale master could take its set's id 0 back
 }
 
 // protectedPrefixes protect whole families: every TLS key, including the

@@ -92,6 +92,7 @@ type Metrics struct {
 	kvFailures      prometheus.Counter
 	configUpdates   map[string]prometheus.Counter
 	refusals        map[string]prometheus.Counter // registrations refused or ignored, by reason
+	elections       map[string]prometheus.Counter // controller elections the route followed, by source
 	idConflicts     map[string]prometheus.Counter // registrations for a broker id another live address held, by outcome
 }
 

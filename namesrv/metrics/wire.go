@@ -59,10 +59,11 @@ const (
 	RefusedSingleTopic      = "first_single_topic"      // a first registration with a single topic (Java's rule)
 	RefusedUndecodable      = "body_not_decoded"        // the body did not decode
 	RefusedRequestMemory    = "request_memory"          // no room in requestMemoryLimit to inflate the body
+	RefusedFenced           = "fenced_by_controller"    // id 0 of a controller-managed set, not its elected master on its epoch
 )
 
 var refusalReasons = []string{RefusedCRC, RefusedHeartbeatTimeout, RefusedLimit, RefusedIgnored,
-	RefusedConnectionGone, RefusedSingleTopic, RefusedUndecodable, RefusedRequestMemory}
+	RefusedConnectionGone, RefusedSingleTopic, RefusedUndecodable, RefusedRequestMemory, RefusedFenced}
 
 // registerWired registers the metrics read from the sources above, and the
 // counters of this file's hooks.
@@ -93,6 +94,9 @@ func (m *Metrics) registerWired(f factory, src Sources) {
 	m.refusals = f.counterSet("registrations_refused_total",
 		"REGISTER_BROKER requests that changed nothing, by reason (refused or ignored; their answer says so).",
 		"reason", refusalReasons...)
+	m.elections = f.counterSet("controller_elections_applied_total",
+		"Controller elections the route followed at once (the old master out, the new one at broker id 0), by source: embedded (the controller node of this process applied it), notice (a standalone controller's leader sent it). Repeats and older epochs are not counted.",
+		"source", ElectionEmbedded, ElectionNotice)
 	m.idConflicts = f.counterSet("broker_id_conflicts_total",
 		"REGISTER_BROKER requests for a broker id another live address held, by outcome: taken_over (stateVersion not older than the holder's), ignored_stale_version (older: answered 0 without masterAddr, as Java does).",
 		"outcome", ConflictTakenOver, ConflictIgnored)
@@ -116,6 +120,20 @@ func (m *Metrics) BrokerConnOpened() { m.brokerConnsTotal.Inc() }
 // one of the Refused reasons.
 func (m *Metrics) RegistrationRefused(reason string) {
 	if c, ok := m.refusals[reason]; ok {
+		c.Inc()
+	}
+}
+
+// Election sources (the "source" label of controller_elections_applied_total).
+const (
+	ElectionEmbedded = "embedded" // the controller node this process embeds applied it
+	ElectionNotice   = "notice"   // a standalone controller's leader sent it (NOTIFY_NAMESRV_MASTER_ELECTED)
+)
+
+// ElectionApplied counts an election the route followed, from one of the
+// Election sources.
+func (m *Metrics) ElectionApplied(source string) {
+	if c, ok := m.elections[source]; ok {
 		c.Inc()
 	}
 }
