@@ -131,7 +131,7 @@ faults:
 	FAULTS_FULL=1 FAULTS_REPORT=$(CURDIR)/docs/reliability.md $(GO) test -count=1 -v -timeout 20m ./test/faults/
 
 # The failover figures of the controller (not in CI; root, for the split-brain
-# case's network namespaces; about 20 minutes): TRIALS trials of each case
+# case's network namespaces; about 15 minutes): TRIALS trials of each case
 # (test/faults TestFailoverBench with FAILOVER_BENCH=1), printed and written
 # into the Failover figures section of docs/controller.md, also when a case fails.
 TRIALS ?= 20

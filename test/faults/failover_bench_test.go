@@ -52,7 +52,7 @@ const (
 func failoverBench(t *testing.T) int {
 	t.Helper()
 	if os.Getenv("FAILOVER_BENCH") == "" {
-		t.Skip("the failover bench runs with FAILOVER_BENCH=1 only: make bench-failover (about 25 minutes, not in CI)")
+		t.Skip("the failover bench runs with FAILOVER_BENCH=1 only: make bench-failover (about 15 minutes, not in CI)")
 	}
 	trials := failoverDefaultTrials
 	if s := os.Getenv("FAILOVER_TRIALS"); s != "" {
@@ -110,17 +110,19 @@ func (s *failoverSet) startBrokers(hosts []string, prefixes [][]string) {
 	}
 }
 
-// startStandaloneSet: three cmd/controller nodes (on ctlHost in the
-// namespace ctlPrefix, or loopback) and one NameServer (on nsHost).
+// startStandaloneSet: one NameServer (on nsHost) and three cmd/controller
+// nodes (on ctlHost in the namespace ctlPrefix, or loopback) that tell it of
+// their elections.
 func startStandaloneSet(t *testing.T, name, ctlHost string, ctlPrefix []string, nsHost string) *failoverSet {
 	t.Helper()
 	s := &failoverSet{t: t, cluster: "FailoverCluster", name: name}
+	s.nameServers = []*proc{startNamesrv(t, nsOptions{host: nsHost})}
 	args, addrs := controllerGroupArgsOn(t, ctlHost)
 	for i := range 3 {
-		s.controllers = append(s.controllers, startProc(t, "controller", addrs[i], ctlPrefix, args[i]...))
+		// namesrvAddr: the leader tells the NameServer of each election (5001).
+		s.controllers = append(s.controllers, startProc(t, "controller", addrs[i], ctlPrefix, append(args[i], "-namesrvAddr", s.nameServers[0].Addr)...))
 	}
 	s.ctlAddrs = addrs
-	s.nameServers = []*proc{startNamesrv(t, nsOptions{host: nsHost})}
 	controllerLeader(t, addrs, -1, 30*time.Second)
 	return s
 }
