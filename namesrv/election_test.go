@@ -1,6 +1,8 @@
 package namesrv
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -93,4 +95,28 @@ func TestElectionNoticeWithoutItsFieldsIsRefused(t *testing.T) {
 	nstest.MustCode(t, nstest.Invoke(t, s.client, req), remoting.SYSTEM_ERROR)
 	long := electionNotice(nstest.Broker{Cluster: "c", Name: strings.Repeat("n", route.MaxNameLength+1)}, "", "1")
 	nstest.MustCode(t, nstest.Invoke(t, s.client, long), remoting.SYSTEM_ERROR)
+}
+
+// With ACL on, the notice is broker control: unsigned, it is refused unless
+// the controller's address is in globalWhiteRemoteAddresses.
+func TestElectionNoticeUnderACLNeedsTheWhiteList(t *testing.T) {
+	for _, white := range []bool{false, true} {
+		accounts := aclAccounts
+		if white {
+			accounts = "globalWhiteRemoteAddresses:\n  - 127.0.0.1\n" + accounts
+		}
+		file := filepath.Join(t.TempDir(), "plain_acl.yml")
+		if err := os.WriteFile(file, []byte(accounts), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		s := startServer(t, func(cfg *config.Config) { cfg.AclEnable, cfg.AclFile = true, file })
+		resp := nstest.Invoke(t, s.client, electionNotice(nstest.BrokerAMaster, nstest.BrokerASlave.Addr, "2"))
+		want := map[bool]int32{false: remoting.NO_PERMISSION, true: remoting.SUCCESS}[white]
+		if resp.Code != want {
+			t.Fatalf("white-listed %v: code %d %q, want %d", white, resp.Code, resp.Remark, want)
+		}
+		if epoch, _, known := s.ns.routes.ManagedEpoch(nstest.BrokerAMaster.Name); known != white || (white && epoch != 2) {
+			t.Fatalf("white-listed %v: the set's election recorded %v (epoch %d)", white, known, epoch)
+		}
+	}
 }

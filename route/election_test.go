@@ -2,6 +2,7 @@ package route
 
 import (
 	"errors"
+	"fmt"
 	"testing"
 )
 
@@ -150,5 +151,29 @@ func TestElectedMasterRegisteringAsASlaveStaysIdZero(t *testing.T) {
 		if !fencing && (got[0] != "" || got[2] != slave1.addr) {
 			t.Fatalf("fencing off: members %v, want %s back at id 2 (Java's rule)", got, slave1.addr)
 		}
+	}
+}
+
+// An elected master that never registered here is routed at once; a new
+// set past MaxManagedSets is refused and keeps Java's rule.
+func TestElectionOfAnUnregisteredMasterAndTheSetLimit(t *testing.T) {
+	m, master, slave1, slave2 := electionSet(t, true)
+	outcome := applyElection(t, m, master, "127.0.0.1:10999", 2)
+	if want := (ElectionOutcome{Applied: true, Removed: master.addr, Added: true}); outcome != want {
+		t.Fatalf("outcome %+v, want %+v", outcome, want)
+	}
+	want := map[int64]string{0: "127.0.0.1:10999", 2: slave1.addr, 3: slave2.addr}
+	if got := mustRoute(t, m, "T").BrokerDatas[0].BrokerAddrs; len(got) != 3 || got[0] != want[0] || got[2] != want[2] || got[3] != want[3] {
+		t.Fatalf("brokerAddrs %v, want %v", got, want)
+	}
+	for i := len(m.managed); i < MaxManagedSets; i++ {
+		m.managed[fmt.Sprintf("set-%d", i)] = managedSet{epoch: 1}
+	}
+	_, err := m.ApplyElection(Election{Cluster: "c", BrokerName: "one-too-many", MasterAddr: "127.0.0.1:1", Epoch: 1})
+	if !errors.Is(err, ErrLimitExceeded) {
+		t.Fatalf("election past the limit: %v", err)
+	}
+	if outcome := applyElection(t, m, master, slave1.addr, 3); !outcome.Applied {
+		t.Fatal("a recorded set's election was refused at the limit")
 	}
 }

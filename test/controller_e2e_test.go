@@ -28,20 +28,9 @@ type controllerGroup struct {
 
 func startControllerGroup(t *testing.T, size int, extra ...string) *controllerGroup {
 	t.Helper()
-	offsets := []int{}
-	for i := range size {
-		offsets = append(offsets, i, 1000+i)
-	}
-	base, ok := nstest.FreePorts(offsets...)
-	if !ok {
-		t.Fatal("no free loopback ports for the controller group")
-	}
 	g := &controllerGroup{store: t.TempDir()}
 	var peers []string
-	for i := range size {
-		g.addrs = append(g.addrs, net.JoinHostPort("127.0.0.1", strconv.Itoa(base+i)))
-		peers = append(peers, fmt.Sprintf("n%d-%s", i, g.addrs[i]))
-	}
+	g.addrs, peers = groupPeers(t, size)
 	for i := range size {
 		args := append([]string{"-controllerDLegerGroup", "e2e", "-controllerDLegerPeers", strings.Join(peers, ";"),
 			"-controllerDLegerSelfId", fmt.Sprintf("n%d", i), "-controllerStorePath", g.store, "-httpListenPort", "-1",
@@ -52,6 +41,26 @@ func startControllerGroup(t *testing.T, size int, extra ...string) *controllerGr
 		g.procs = append(g.procs, p)
 	}
 	return g
+}
+
+// groupPeers picks free loopback ports for size controller nodes (each
+// listed port and Raft's, 1000 above it) and returns the nodes' addresses
+// and their controllerDLegerPeers entries (n0-addr, n1-addr, ...).
+func groupPeers(t *testing.T, size int) (addrs, peers []string) {
+	t.Helper()
+	offsets := []int{}
+	for i := range size {
+		offsets = append(offsets, i, 1000+i)
+	}
+	base, ok := nstest.FreePorts(offsets...)
+	if !ok {
+		t.Fatal("no free loopback ports for the controller group")
+	}
+	for i := range size {
+		addrs = append(addrs, net.JoinHostPort("127.0.0.1", strconv.Itoa(base+i)))
+		peers = append(peers, fmt.Sprintf("n%d-%s", i, addrs[i]))
+	}
+	return addrs, peers
 }
 
 // leader polls every live node's 1005 until one says it leads.

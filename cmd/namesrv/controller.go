@@ -76,19 +76,12 @@ func followElections(n *node.Node, ns *namesrv.NameServer, log *logrus.Entry) fu
 	done, stopped := make(chan struct{}), make(chan struct{})
 	go func() {
 		defer close(stopped)
-		for {
-			select {
-			case <-done:
-				return
-			case <-box.Ready():
-				for _, e := range box.Take() {
-					re := route.Election{Cluster: e.ClusterName, BrokerName: e.BrokerName, MasterAddr: e.MasterAddr, Epoch: int64(e.MasterEpoch)}
-					if err := ns.ApplyElection(re, metrics.ElectionEmbedded); err != nil {
-						log.WithError(err).WithField("brokerName", e.BrokerName).Warn("election not applied to the route")
-					}
-				}
+		box.Serve(done, func(e controller.Election) {
+			re := route.Election{Cluster: e.ClusterName, BrokerName: e.BrokerName, MasterAddr: e.MasterAddr, Epoch: int64(e.MasterEpoch)}
+			if err := ns.ApplyElection(re, metrics.ElectionEmbedded); err != nil {
+				log.WithError(err).WithField("brokerName", e.BrokerName).Warn("election not applied to the route")
 			}
-		}
+		})
 	}()
 	return func() { close(done); <-stopped }
 }

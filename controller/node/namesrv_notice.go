@@ -128,16 +128,7 @@ func (t *namesrvNotifier) leading() {
 
 func (t *namesrvNotifier) run(target *namesrvTarget) {
 	defer t.wg.Done()
-	for {
-		select {
-		case <-t.done:
-			return
-		case <-target.box.Ready():
-			for _, e := range target.box.Take() {
-				t.send(target, e)
-			}
-		}
-	}
+	target.box.Serve(t.done, func(e controller.Election) { t.send(target, e) })
 }
 
 func (t *namesrvNotifier) send(target *namesrvTarget, e controller.Election) {

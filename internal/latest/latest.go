@@ -58,3 +58,18 @@ func (b *Mailbox[K, V]) Take() []V {
 	b.order = b.order[:0]
 	return out
 }
+
+// Serve hands each value put to fn, in Take's order, on the caller's
+// goroutine, until done is closed.
+func (b *Mailbox[K, V]) Serve(done <-chan struct{}, fn func(V)) {
+	for {
+		select {
+		case <-done:
+			return
+		case <-b.ready:
+			for _, v := range b.Take() {
+				fn(v)
+			}
+		}
+	}
+}

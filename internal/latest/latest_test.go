@@ -28,3 +28,20 @@ func TestMailboxKeepsTheNewestValueOfEachKeyInOrder(t *testing.T) {
 		t.Fatal("an emptied mailbox refused a key")
 	}
 }
+
+func TestServeHandsEachPutValueOverUntilDone(t *testing.T) {
+	b := New[string, int](4)
+	got := make(chan int, 4)
+	done, stopped := make(chan struct{}), make(chan struct{})
+	go func() { defer close(stopped); b.Serve(done, func(v int) { got <- v }) }()
+	b.Put("a", 1)
+	if v := <-got; v != 1 {
+		t.Fatalf("served %d, want 1", v)
+	}
+	b.Put("b", 2)
+	if v := <-got; v != 2 {
+		t.Fatalf("served %d, want 2", v)
+	}
+	close(done)
+	<-stopped
+}
