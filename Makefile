@@ -141,6 +141,15 @@ bench-scale:
 faults:
 	FAULTS_FULL=1 FAULTS_REPORT=$(CURDIR)/docs/reliability.md $(GO) test -count=1 -v -timeout 20m ./test/faults/
 
+# The failover figures of the controller (not in CI; root, for the split-brain
+# case's network namespaces; about 15 minutes): TRIALS trials of each case
+# (test/faults TestFailoverBench with FAILOVER_BENCH=1), printed and written
+# into the Failover figures section of docs/controller.md, also when a case fails.
+TRIALS ?= 20
+.PHONY: bench-failover
+bench-failover:
+	FAILOVER_BENCH=1 FAILOVER_TRIALS=$(TRIALS) FAILOVER_REPORT=$(CURDIR)/docs/controller.md $(GO) test -count=1 -v -timeout 90m -run '^TestFailoverBench$$' ./test/faults/
+
 # The soak checker (not in CI): brokers joining, changing topics, leaving,
 # killed and stopped at random against a pair of NameServers for DURATION,
 # invariants checked all along; prints the counts and every violation.

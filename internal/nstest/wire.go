@@ -25,7 +25,17 @@ func Call(addr string, code int32, ext map[string]string, body []byte, timeout t
 // RouteOf asks addr for a topic's route (GET_ROUTEINFO_BY_TOPIC); code is
 // the answer's, -1 when there was none, and the route is nil unless it is 0.
 func RouteOf(addr, topic string, timeout time.Duration) (*route.TopicRouteData, int32, error) {
-	resp, err := Call(addr, remoting.GET_ROUTEINFO_BY_TOPIC, map[string]string{"topic": topic}, nil, timeout)
+	client := remoting.NewClient(addr, remoting.ClientConfig{DialTimeout: min(time.Second, timeout), RequestTimeout: timeout})
+	defer client.Close()
+	return RouteFrom(client, topic, timeout)
+}
+
+// RouteFrom is RouteOf on a connection the caller keeps (a poller that must
+// not pay a dial per read).
+func RouteFrom(client *remoting.Client, topic string, timeout time.Duration) (*route.TopicRouteData, int32, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), timeout)
+	defer cancel()
+	resp, err := client.Invoke(ctx, remoting.NewRequest(remoting.GET_ROUTEINFO_BY_TOPIC, map[string]string{"topic": topic}, nil))
 	if err != nil {
 		return nil, -1, err
 	}

@@ -15,22 +15,37 @@ import (
 // other nodes and the clients alike. It returns each node's address.
 func controllerNets(t *testing.T, r *row) (addrs []string, prefixes [][]string, cut, heal func(i int)) {
 	t.Helper()
+	hosts, prefixes, cut, heal := bridgeNets(t, r, "c", 214, 3)
+	for _, h := range hosts {
+		addrs = append(addrs, net.JoinHostPort(h, "9877"))
+	}
+	return addrs, prefixes, cut, heal
+}
+
+// bridgeNets creates n network namespaces, each joined by a veth pair to one
+// bridge in the root namespace, which has 10.OCTET.X.1 (X from the test's
+// pid); namespace i has 10.OCTET.X.(10+i), its host returned. tag (one
+// letter) keeps the device and namespace names of two callers apart. cut(i)
+// and heal(i) set namespace i's host-side veth down and up. Everything is
+// deleted when the test ends.
+func bridgeNets(t *testing.T, r *row, tag string, octet, n int) (hosts []string, prefixes [][]string, cut, heal func(i int)) {
+	t.Helper()
 	if _, err := exec.LookPath("ip"); err != nil {
 		r.skip(t, "ip not installed (Debian package iproute2)")
 	}
 	id := os.Getpid() % 10000
-	bridge := fmt.Sprintf("gcbr%d", id)
-	subnet := fmt.Sprintf("10.214.%d", id%250)
+	bridge := fmt.Sprintf("g%sbr%d", tag, id)
+	subnet := fmt.Sprintf("10.%d.%d", octet, id%250)
 	if out, err := exec.Command("ip", "link", "add", bridge, "type", "bridge").CombinedOutput(); err != nil {
 		r.skip(t, fmt.Sprintf("cannot create a bridge (needs root): %v %s", err, strings.TrimSpace(string(out))))
 	}
 	t.Cleanup(func() { _ = exec.Command("ip", "link", "del", bridge).Run() })
 	run(t, "ip", "addr", "add", subnet+".1/24", "dev", bridge)
 	run(t, "ip", "link", "set", bridge, "up")
-	host := make([]string, 3)
-	for i := range 3 {
-		ns, h, p := fmt.Sprintf("gcns%d-%d", id, i), fmt.Sprintf("gc%dh%d", id, i), fmt.Sprintf("gc%dp%d", id, i)
-		host[i] = h
+	hostDevs := make([]string, n)
+	for i := range n {
+		ns, h, p := fmt.Sprintf("g%sns%d-%d", tag, id, i), fmt.Sprintf("g%s%dh%d", tag, id, i), fmt.Sprintf("g%s%dp%d", tag, id, i)
+		hostDevs[i] = h
 		if out, err := exec.Command("ip", "netns", "add", ns).CombinedOutput(); err != nil {
 			r.skip(t, fmt.Sprintf("cannot create a network namespace (needs root): %v %s", err, strings.TrimSpace(string(out))))
 		}
@@ -46,11 +61,11 @@ func controllerNets(t *testing.T, r *row) (addrs []string, prefixes [][]string, 
 		run(t, append(in, "ip", "addr", "add", fmt.Sprintf("%s.%d/24", subnet, 10+i), "dev", p)...)
 		run(t, append(in, "ip", "link", "set", p, "up")...)
 		run(t, append(in, "ip", "link", "set", "lo", "up")...)
-		addrs = append(addrs, net.JoinHostPort(fmt.Sprintf("%s.%d", subnet, 10+i), "9877"))
+		hosts = append(hosts, fmt.Sprintf("%s.%d", subnet, 10+i))
 		prefixes = append(prefixes, in)
 	}
-	return addrs, prefixes, func(i int) { run(t, "ip", "link", "set", host[i], "down") },
-		func(i int) { run(t, "ip", "link", "set", host[i], "up") }
+	return hosts, prefixes, func(i int) { run(t, "ip", "link", "set", hostDevs[i], "down") },
+		func(i int) { run(t, "ip", "link", "set", hostDevs[i], "up") }
 }
 
 func TestControllerLeaderPartitionedThenHealedIsLinearizable(t *testing.T) {

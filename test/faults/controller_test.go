@@ -28,6 +28,14 @@ import (
 // loopback (its Raft ports at +1000), all stores under one folder.
 func controllerGroupArgs(t *testing.T) ([][]string, []string) {
 	t.Helper()
+	return controllerGroupArgsOn(t, "127.0.0.1")
+}
+
+// controllerGroupArgsOn is controllerGroupArgs with the nodes on host (an
+// address of a network namespace they are started in); the ports are picked
+// free on loopback, which a fresh namespace has all free as well.
+func controllerGroupArgsOn(t *testing.T, host string) ([][]string, []string) {
+	t.Helper()
 	base, ok := nstest.FreePorts(0, 1, 2, 1000, 1001, 1002)
 	if !ok {
 		t.Fatal("no free ports for the controller group")
@@ -35,7 +43,7 @@ func controllerGroupArgs(t *testing.T) ([][]string, []string) {
 	store := t.TempDir()
 	var addrs, peers []string
 	for i := range 3 {
-		addrs = append(addrs, net.JoinHostPort("127.0.0.1", strconv.Itoa(base+i)))
+		addrs = append(addrs, net.JoinHostPort(host, strconv.Itoa(base+i)))
 		peers = append(peers, fmt.Sprintf("n%d-%s", i, addrs[i]))
 	}
 	args := make([][]string, 3)

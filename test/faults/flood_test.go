@@ -28,13 +28,16 @@ type probeStats struct {
 	failed    int
 }
 
-func (p probeStats) p99() time.Duration {
-	if len(p.latencies) == 0 {
+func (p probeStats) p99() time.Duration { return percentile(p.latencies, 99) }
+
+// percentile is the pct-th percentile of ds (nearest rank below), 0 for none.
+func percentile(ds []time.Duration, pct int) time.Duration {
+	if len(ds) == 0 {
 		return 0
 	}
-	s := slices.Clone(p.latencies)
+	s := slices.Clone(ds)
 	slices.Sort(s)
-	return s[len(s)*99/100]
+	return s[len(s)*pct/100]
 }
 
 // probeRoutes queries topic's route over client for d, one query at a time.

@@ -6,6 +6,7 @@ import (
 
 	"github.com/gonamesrv/gonamesrv/cmd/nsbench/internal/report"
 	"github.com/gonamesrv/gonamesrv/cmd/nsbench/internal/scenario"
+	"github.com/gonamesrv/gonamesrv/internal/mdblock"
 )
 
 // Markers around the block make bench-scale writes into the page; make
@@ -59,30 +60,15 @@ func ScaleTargets(r *report.Report) []report.Target {
 	return []report.Target{{Goal: goal, Met: peak <= scaleMemoryLimitMiB, Measured: fmt.Sprintf("%.0f MiB peak (VmHWM) with the layout registered, queried, re-registering, listed and 100 brokers expired", peak)}}
 }
 
+// scaleBlock is where the scale block sits in docs/performance.md.
+var scaleBlock = mdblock.Block{Begin: scaleBegin, End: scaleEnd, Before: notesHeading}
+
 // ExtractScaleSection returns the scale block of a page, "" when it has none.
-func ExtractScaleSection(page string) string {
-	start := strings.Index(page, scaleBegin)
-	if start < 0 {
-		return ""
-	}
-	end := strings.Index(page[start:], scaleEnd)
-	if end < 0 {
-		return ""
-	}
-	return page[start : start+end+len(scaleEnd)]
-}
+func ExtractScaleSection(page string) string { return scaleBlock.Extract(page) }
 
 // ReplaceScaleSection puts section into page in place of its scale block,
 // or before the hand-written notes when it has none.
-func ReplaceScaleSection(page, section string) string {
-	if old := ExtractScaleSection(page); old != "" {
-		return strings.Replace(page, old, section, 1)
-	}
-	if at := strings.Index(page, notesHeading); at >= 0 {
-		return page[:at] + section + "\n\n" + page[at:]
-	}
-	return strings.TrimRight(page, "\n") + "\n\n" + section + "\n"
-}
+func ReplaceScaleSection(page, section string) string { return scaleBlock.Replace(page, section) }
 
 // notesHeading starts the hand-written notes of the page.
 const notesHeading = "## Method"
