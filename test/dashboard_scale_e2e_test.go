@@ -101,7 +101,17 @@ func evaluate[T any](t *testing.T, ctx context.Context, script string) T {
 // click clicks the first element matching sel.
 func click(t *testing.T, ctx context.Context, sel string) {
 	t.Helper()
-	if err := chromedp.Do(ctx, chromedp.Click(chromedp.CSS(sel), chromedp.NodeVisible)); err != nil {
+	// The dashboard re-renders its tables on each refresh: a node found by
+	// the query can be replaced before the click lands on it ("Could not
+	// find node with given id"); the selector then names its successor.
+	var err error
+	for range 5 {
+		if err = chromedp.Do(ctx, chromedp.Click(chromedp.CSS(sel), chromedp.NodeVisible)); err == nil || !strings.Contains(err.Error(), "Could not find node") {
+			break
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	if err != nil {
 		t.Fatalf("click %s: %v", sel, err)
 	}
 }
