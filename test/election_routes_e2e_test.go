@@ -1,7 +1,6 @@
 package test
 
 import (
-	"context"
 	"fmt"
 	"net"
 	"net/http"
@@ -12,8 +11,6 @@ import (
 	"syscall"
 	"testing"
 	"time"
-
-	"github.com/apache/rocketmq-client-go/v2/admin"
 
 	"github.com/gonamesrv/gonamesrv/controller/ctltest"
 	"github.com/gonamesrv/gonamesrv/internal/nstest"
@@ -344,18 +341,7 @@ func TestRoutesFollowStandaloneControllerNotices(t *testing.T) {
 	})
 	// A topic on every member, for the Apache Go client below.
 	const goTopic = "GoFailoverTopic"
-	adm := newGoAdmin(t, nsA.Addr)
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-	defer cancel()
-	for _, p := range []*process{a, b, c} {
-		if err := adm.CreateTopic(ctx, admin.WithTopicCreate(goTopic), admin.WithBrokerAddrCreate(p.Addr)); err != nil {
-			t.Fatalf("CreateTopic on %s: %v", p.Addr, err)
-		}
-	}
-	eventually(t, 10*time.Second, "the topic in the route", func() error {
-		_, err := routedAddrsOf(nsA.Addr, goTopic, set)
-		return err
-	})
+	goTopicOnEvery(t, nsA.Addr, set, goTopic, a, b, c)
 	leader := ctl.leader(t, 10*time.Second)
 
 	killed := time.Now()
@@ -372,18 +358,7 @@ func TestRoutesFollowStandaloneControllerNotices(t *testing.T) {
 	}
 	// The Apache Go client reads the route and sends a topic deletion to
 	// the master it names (broker id 0): the new one, which alone loses it.
-	if err := newGoAdmin(t, nsA.Addr).DeleteTopic(ctx, admin.WithTopicDelete(goTopic)); err != nil {
-		t.Fatalf("the Go client's DeleteTopic after the failover: %v", err)
-	}
-	for _, p := range []*process{b, c} {
-		topics, err := brokerTopics(p.Addr)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if _, has := topics[goTopic]; has == (p.Addr == master) {
-			t.Fatalf("broker %s (master %v) has the topic %v after the Go client's deletion", p.Addr, p.Addr == master, has)
-		}
-	}
+	goClientDeletesOnMaster(t, nsA.Addr, goTopic, master, b, c)
 	for _, ns := range procs {
 		eventually(t, 30*time.Second, "the new master's own registration on masterEpoch 2", func() error {
 			if sv, err := stateVersionOf(ns.Addr, cluster, set, master, 0); err != nil || sv != 2 {
