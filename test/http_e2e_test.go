@@ -34,9 +34,20 @@ func startNamesrvHTTP(t *testing.T, extra ...string) *sidePort {
 	port := freePort(t)
 	p := startNamesrv(t, append([]string{"-httpListenPort", strconv.Itoa(port)}, extra...)...)
 	s := &sidePort{process: p, base: "http://" + net.JoinHostPort("127.0.0.1", strconv.Itoa(port))}
-	eventually(t, 10*time.Second, "the HTTP side port answers", func() error {
-		_, _, err := s.get("/healthz")
-		return err
+	// /healthz answers as soon as the port listens; the views that need
+	// the started server (its tables, its metrics) answer 503 until it is
+	// attached, which a starved machine can make last.
+	eventually(t, 30*time.Second, "the HTTP side port answers with the server attached", func() error {
+		for _, path := range []string{"/healthz", "/metrics", "/rocketmq/nsaddr"} {
+			status, body, err := s.get(path)
+			if err != nil {
+				return err
+			}
+			if status == http.StatusServiceUnavailable && path != "/healthz" {
+				return fmt.Errorf("%s: 503 %s", path, body)
+			}
+		}
+		return nil
 	})
 	return s
 }
