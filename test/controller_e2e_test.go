@@ -267,7 +267,8 @@ func embeddedControllerFile(t *testing.T) (string, string) {
 	dir := t.TempDir()
 	file := filepath.Join(dir, "namesrv.properties")
 	conf := fmt.Sprintf("enableControllerInNamesrv=true\ncontrollerDLegerGroup=embedded\ncontrollerDLegerPeers=n0-%s\n"+
-		"controllerDLegerSelfId=n0\ncontrollerStorePath=%s\n", ctlAddr, filepath.ToSlash(filepath.Join(dir, "ctl")))
+		"controllerDLegerSelfId=n0\ncontrollerStorePath=%s\nconfigStorePath=%s\n", ctlAddr, filepath.ToSlash(filepath.Join(dir, "ctl")),
+		filepath.ToSlash(filepath.Join(dir, "controller.properties")))
 	if err := os.WriteFile(file, []byte(conf), 0o644); err != nil {
 		t.Fatal(err)
 	}

@@ -219,13 +219,7 @@ func TestBrokersRotateThroughFailovers(t *testing.T) {
 // node, an election (mqadmin's, or b's own on its next poll) makes b master
 // and every route shows it at id 0.
 func TestUncleanElectionOffAndOn(t *testing.T) {
-	// Each node stores its UPDATE_CONTROLLER_CONFIG in its own file, not
-	// in the default under the home folder, read back by every embedded
-	// controller's next start.
-	store := t.TempDir()
-	nss, ctl := startEmbeddedGroup(t, 3, func(i int) []string {
-		return []string{"configStorePath=" + filepath.ToSlash(filepath.Join(store, fmt.Sprintf("n%d.properties", i)))}
-	})
+	nss, ctl := startEmbeddedGroup(t, 3, func(int) []string { return nil })
 	controllerLeader(t, ctl)
 	var procs []*process
 	for _, ns := range nss {

@@ -42,7 +42,11 @@ func startEmbeddedGroup(t *testing.T, size int, lines func(i int) []string) ([]*
 	for i := range size {
 		conf := append([]string{"enableControllerInNamesrv=true", "controllerDLegerGroup=embedded",
 			"controllerDLegerPeers=" + strings.Join(peers, ";"), fmt.Sprintf("controllerDLegerSelfId=n%d", i),
-			"controllerStorePath=" + filepath.ToSlash(store), "scanInactiveMasterInterval=500"}, lines(i)...)
+			"controllerStorePath=" + filepath.ToSlash(store), "scanInactiveMasterInterval=500",
+			// Each node stores its UPDATE_CONTROLLER_CONFIG in a file of its
+			// own: the default under the home folder is read back by every
+			// embedded controller's next start, other tests' included.
+			"configStorePath=" + filepath.ToSlash(filepath.Join(store, fmt.Sprintf("n%d.properties", i)))}, lines(i)...)
 		file := filepath.Join(t.TempDir(), "namesrv.properties")
 		if err := os.WriteFile(file, []byte(strings.Join(conf, "\n")+"\n"), 0o644); err != nil {
 			t.Fatal(err)
