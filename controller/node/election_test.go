@@ -155,17 +155,25 @@ func TestMinorityLeaderCommitsNothing(t *testing.T) {
 // never is a scan period that does not come within a test.
 const never = 86_400_000
 
+// inSyncPairWithoutScans starts size nodes whose scans never come and a set
+// of two brokers, 1 the master, both in the in-sync set.
+func inSyncPairWithoutScans(t *testing.T, size int, name string) (*group, []*ctltest.Broker) {
+	t.Helper()
+	g := startGroup(t, size, func(cfg *config.Config) {
+		cfg.ScanInactiveMasterInterval, cfg.ScanNotActiveBrokerInterval = never, never
+	})
+	bs := registeredSet(t, g, name, []int32{0, 0}, []int64{0, 0})
+	ctltest.MustCode(t, bs[0].Call(t, wire.CodeAlterSyncStateSet, &wire.AlterSyncStateSetRequest{BrokerName: name, MasterBrokerID: 1, MasterEpoch: 1},
+		(&wire.SyncStateSet{SyncStateSet: []int64{1, 2}, SyncStateSetEpoch: 1}).Encode()), 0)
+	return g, bs
+}
+
 // Issue 24 item 4: the followers see the master's connections close while
 // the leader still has it live (a leader killed before it saw the close);
 // the next leader elects as soon as it serves, not at its next
 // inactive-master scan (here a day).
 func TestNewLeaderElectsForAMasterThatDiedWithoutLeader(t *testing.T) {
-	g := startGroup(t, 3, func(cfg *config.Config) {
-		cfg.ScanInactiveMasterInterval, cfg.ScanNotActiveBrokerInterval = never, never
-	})
-	bs := registeredSet(t, g, "set-l", []int32{0, 0}, []int64{0, 0})
-	ctltest.MustCode(t, bs[0].Call(t, wire.CodeAlterSyncStateSet, &wire.AlterSyncStateSetRequest{BrokerName: "set-l", MasterBrokerID: 1, MasterEpoch: 1},
-		(&wire.SyncStateSet{SyncStateSet: []int64{1, 2}, SyncStateSetEpoch: 1}).Encode()), 0)
+	g, bs := inSyncPairWithoutScans(t, 3, "set-l")
 	waitFor(t, "both heartbeats on every node", func() bool {
 		for _, s := range g.svcs {
 			if s.Node.live.size() < 2 {
@@ -200,12 +208,7 @@ func TestNewLeaderElectsForAMasterThatDiedWithoutLeader(t *testing.T) {
 // Issue 24 item 4: a silent master's heartbeat timeout is acted on at its
 // deadline, not at the next scanNotActiveBrokerInterval (here a day).
 func TestSilentMasterExpiresAtItsDeadlineNotAtTheScan(t *testing.T) {
-	g := startGroup(t, 1, func(cfg *config.Config) {
-		cfg.ScanInactiveMasterInterval, cfg.ScanNotActiveBrokerInterval = never, never
-	})
-	bs := registeredSet(t, g, "set-s", []int32{0, 0}, []int64{0, 0})
-	ctltest.MustCode(t, bs[0].Call(t, wire.CodeAlterSyncStateSet, &wire.AlterSyncStateSetRequest{BrokerName: "set-s", MasterBrokerID: 1, MasterEpoch: 1},
-		(&wire.SyncStateSet{SyncStateSet: []int64{1, 2}, SyncStateSetEpoch: 1}).Encode()), 0)
+	_, bs := inSyncPairWithoutScans(t, 1, "set-s")
 	// Connected but silent after a heartbeat with a 500 ms timeout.
 	bs[0].Heartbeat(t, 0, 0, 500)
 	waitFor(t, "broker 2 elected on broker 1's expiry", func() bool { id, _, _ := masterOf(t, bs[1]); return id == 2 })
