@@ -156,7 +156,7 @@ func TestMinorityLeaderCommitsNothing(t *testing.T) {
 const never = 86_400_000
 
 // inSyncPairWithoutScans starts size nodes whose scans never come and a set
-// of two brokers, 1 the master, both in the in-sync set.
+// of two brokers, 1 the master, both in the in-sync set and live on every node.
 func inSyncPairWithoutScans(t *testing.T, size int, name string) (*group, []*ctltest.Broker) {
 	t.Helper()
 	g := startGroup(t, size, func(cfg *config.Config) {
@@ -165,6 +165,14 @@ func inSyncPairWithoutScans(t *testing.T, size int, name string) (*group, []*ctl
 	bs := registeredSet(t, g, name, []int32{0, 0}, []int64{0, 0})
 	ctltest.MustCode(t, bs[0].Call(t, wire.CodeAlterSyncStateSet, &wire.AlterSyncStateSetRequest{BrokerName: name, MasterBrokerID: 1, MasterEpoch: 1},
 		(&wire.SyncStateSet{SyncStateSet: []int64{1, 2}, SyncStateSetEpoch: 1}).Encode()), 0)
+	waitFor(t, "both heartbeats on every node", func() bool {
+		for _, s := range g.svcs {
+			if s.Node.live.size() < 2 {
+				return false
+			}
+		}
+		return true
+	})
 	return g, bs
 }
 
@@ -174,14 +182,6 @@ func inSyncPairWithoutScans(t *testing.T, size int, name string) (*group, []*ctl
 // inactive-master scan (here a day).
 func TestNewLeaderElectsForAMasterThatDiedWithoutLeader(t *testing.T) {
 	g, bs := inSyncPairWithoutScans(t, 3, "set-l")
-	waitFor(t, "both heartbeats on every node", func() bool {
-		for _, s := range g.svcs {
-			if s.Node.live.size() < 2 {
-				return false
-			}
-		}
-		return true
-	})
 	leader := g.leader(t)
 	var followers []string
 	for i, addr := range g.addrs {
@@ -230,5 +230,17 @@ func TestExpiryWaitIsTheEarliestOfDeadlinePeriodAndCap(t *testing.T) {
 		if got := expiryWait(c.period, c.until, c.held); got != c.want {
 			t.Errorf("expiryWait(%s, %s, %v) = %s, want %s", c.period, c.until, c.held, got, c.want)
 		}
+	}
+}
+
+// A leader stopped cleanly closes the brokers' connections to it as its
+// server stops; it must not take those closes for deaths and commit an
+// election that clears the master (it did before drain).
+func TestCleanLeaderStopKeepsTheMaster(t *testing.T) {
+	g, bs := inSyncPairWithoutScans(t, 3, "set-d")
+	g.stop(t, g.leader(t))
+	g.leader(t)
+	if id, epoch, sss := masterOf(t, bs[1]); id != 1 || epoch != 1 || fmt.Sprint(sss) != "[1 2]" {
+		t.Fatalf("after a clean stop of the leader: master %d epoch %d sss %v, want 1, 1, [1 2]", id, epoch, sss)
 	}
 }
