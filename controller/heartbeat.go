@@ -97,6 +97,20 @@ func (t *HeartbeatTable) Expire(nowMillis int64) []BrokerKey {
 	return gone
 }
 
+// NextExpiry returns the earliest moment, in the table's milliseconds, at
+// which a member is expired (one past its last + timeout); false when the
+// table is empty.
+func (t *HeartbeatTable) NextExpiry() (int64, bool) {
+	var next int64
+	found := false
+	for _, e := range t.entries {
+		if at := e.LastUpdateMillis + e.HeartbeatTimeoutMill + 1; !found || at < next {
+			next, found = at, true
+		}
+	}
+	return next, found
+}
+
 // At returns the table's liveness as of nowMillis, for one validation.
 func (t *HeartbeatTable) At(nowMillis int64) Liveness { return tableAt{t, nowMillis} }
 

@@ -34,6 +34,9 @@ func TestHeartbeatDefaultsAndExpiry(t *testing.T) {
 	if hb.At(1000).Alive("other-cluster", testSet, 1) {
 		t.Fatal("liveness crossed clusters")
 	}
+	if next, ok := hb.NextExpiry(); !ok || next != 11001 {
+		t.Fatalf("next expiry %d %v, want 11001", next, ok)
+	}
 	if gone := hb.Expire(11000); len(gone) != 0 {
 		t.Fatalf("expired early: %v", gone)
 	}
@@ -43,9 +46,15 @@ func TestHeartbeatDefaultsAndExpiry(t *testing.T) {
 	if !slices.Equal(gone, []BrokerKey{{testCluster, testSet, 1}}) || hb.Len() != 1 {
 		t.Fatalf("expired %v, left %d", gone, hb.Len())
 	}
+	if next, ok := hb.NextExpiry(); !ok || next != 15001 {
+		t.Fatalf("next expiry %d %v, want 15001 (broker 2's)", next, ok)
+	}
 	hb.Remove(BrokerKey{testCluster, testSet, 2})
 	if hb.Len() != 0 {
 		t.Fatal("remove left the entry")
+	}
+	if _, ok := hb.NextExpiry(); ok {
+		t.Fatal("an empty table has a next expiry")
 	}
 }
 

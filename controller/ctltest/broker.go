@@ -78,6 +78,19 @@ func (b *Broker) Close() {
 	}
 }
 
+// CloseTo closes the broker's connections to the given controllers only
+// (those nodes see it die; the others still have it live).
+func (b *Broker) CloseTo(controllers ...string) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	for _, addr := range controllers {
+		if c, ok := b.clients[addr]; ok {
+			_ = c.Close()
+			delete(b.clients, addr)
+		}
+	}
+}
+
 // Call sends a request to the leader, following 2007 answers to the leader
 // they name (or asking every node's 1005) until one answers otherwise.
 func (b *Broker) Call(t testing.TB, code int32, header any, body []byte) *remoting.Command {

@@ -3,6 +3,7 @@ package node
 import (
 	"fmt"
 	"testing"
+	"time"
 
 	"github.com/gonamesrv/gonamesrv/controller"
 	"github.com/gonamesrv/gonamesrv/controller/config"
@@ -148,5 +149,98 @@ func TestMinorityLeaderCommitsNothing(t *testing.T) {
 	})
 	if next != 2 {
 		t.Fatalf("next id %d after the refused write, want 2 (no trace)", next)
+	}
+}
+
+// never is a scan period that does not come within a test.
+const never = 86_400_000
+
+// inSyncPairWithoutScans starts size nodes whose scans never come and a set
+// of two brokers, 1 the master, both in the in-sync set and live on every node.
+func inSyncPairWithoutScans(t *testing.T, size int, name string) (*group, []*ctltest.Broker) {
+	t.Helper()
+	g := startGroup(t, size, func(cfg *config.Config) {
+		cfg.ScanInactiveMasterInterval, cfg.ScanNotActiveBrokerInterval = never, never
+	})
+	bs := registeredSet(t, g, name, []int32{0, 0}, []int64{0, 0})
+	ctltest.MustCode(t, bs[0].Call(t, wire.CodeAlterSyncStateSet, &wire.AlterSyncStateSetRequest{BrokerName: name, MasterBrokerID: 1, MasterEpoch: 1},
+		(&wire.SyncStateSet{SyncStateSet: []int64{1, 2}, SyncStateSetEpoch: 1}).Encode()), 0)
+	waitFor(t, "both heartbeats on every node", func() bool {
+		for _, s := range g.svcs {
+			if s.Node.live.size() < 2 {
+				return false
+			}
+		}
+		return true
+	})
+	return g, bs
+}
+
+// Issue 24 item 4: the followers see the master's connections close while
+// the leader still has it live (a leader killed before it saw the close);
+// the next leader elects as soon as it serves, not at its next
+// inactive-master scan (here a day).
+func TestNewLeaderElectsForAMasterThatDiedWithoutLeader(t *testing.T) {
+	g, bs := inSyncPairWithoutScans(t, 3, "set-l")
+	leader := g.leader(t)
+	var followers []string
+	for i, addr := range g.addrs {
+		if i != leader {
+			followers = append(followers, addr)
+		}
+	}
+	bs[0].CloseTo(followers...)
+	waitFor(t, "the followers to see broker 1's close", func() bool {
+		for i, s := range g.svcs {
+			if i != leader && s.Node.live.Alive("cluster-a", "set-l", 1) {
+				return false
+			}
+		}
+		return true
+	})
+	g.stop(t, leader)
+	waitFor(t, "broker 2 elected by the next leader", func() bool { id, _, _ := masterOf(t, bs[1]); return id == 2 })
+	if id, epoch, sss := masterOf(t, bs[1]); id != 2 || epoch != 2 || fmt.Sprint(sss) != "[2]" {
+		t.Fatalf("after the leader's and the master's deaths: master %d epoch %d sss %v, want 2, 2, [2]", id, epoch, sss)
+	}
+}
+
+// Issue 24 item 4: a silent master's heartbeat timeout is acted on at its
+// deadline, not at the next scanNotActiveBrokerInterval (here a day).
+func TestSilentMasterExpiresAtItsDeadlineNotAtTheScan(t *testing.T) {
+	_, bs := inSyncPairWithoutScans(t, 1, "set-s")
+	// Connected but silent after a heartbeat with a 500 ms timeout.
+	bs[0].Heartbeat(t, 0, 0, 500)
+	waitFor(t, "broker 2 elected on broker 1's expiry", func() bool { id, _, _ := masterOf(t, bs[1]); return id == 2 })
+}
+
+func TestExpiryWaitIsTheEarliestOfDeadlinePeriodAndCap(t *testing.T) {
+	for _, c := range []struct {
+		period, until time.Duration
+		held          bool
+		want          time.Duration
+	}{
+		{5 * time.Second, 0, false, expiryMaxWait},                              // Java's 5 s cut to the cap
+		{200 * time.Millisecond, 0, false, 200 * time.Millisecond},              // a shorter period kept
+		{5 * time.Second, 300 * time.Millisecond, true, 300 * time.Millisecond}, // the deadline first
+		{200 * time.Millisecond, 300 * time.Millisecond, true, 200 * time.Millisecond},
+		{5 * time.Second, 9 * time.Second, true, expiryMaxWait},
+		{5 * time.Second, -time.Second, true, expiryMinWait}, // a past deadline does not spin
+	} {
+		if got := expiryWait(c.period, c.until, c.held); got != c.want {
+			t.Errorf("expiryWait(%s, %s, %v) = %s, want %s", c.period, c.until, c.held, got, c.want)
+		}
+	}
+}
+
+// A leader stopped cleanly closes the brokers' connections to it as its
+// server stops; it must not take those closes for deaths and commit an
+// election that clears the master (it did before drain).
+func TestCleanLeaderStopKeepsTheMaster(t *testing.T) {
+	g, bs := inSyncPairWithoutScans(t, 3, "set-d")
+	g.stop(t, g.leader(t))
+	g.leader(t)
+	if id, epoch, sss := masterOf(t, bs[1]); id != 1 || epoch != 1 || fmt.Sprint(sss) != "[1 2]" {
+		t.Fatalf("after a clean stop of the leader: master %d epoch %d sss %v, want 1, 1, [1 2]", id, epoch, sss)
 	}
 }

@@ -28,6 +28,14 @@ const (
 	// (electMasterMaxRetryCount attempts; Java retries at once, after each
 	// attempt's answer or its 3 s timeout).
 	electRetryPause = 500 * time.Millisecond
+	// expiryMaxWait bounds the wait between two heartbeat expiry checks,
+	// whatever scanNotActiveBrokerInterval says (Java waits the full
+	// period): a member whose deadline the check did not foresee (a new one,
+	// or a shorter timeout in a heartbeat) is acted on within it.
+	expiryMaxWait = time.Second
+	// expiryMinWait is the shortest wait between two checks, so members
+	// with past or equal deadlines cannot make the loop spin.
+	expiryMinWait = 10 * time.Millisecond
 )
 
 // electJob is a broker found dead (brokerID set: elect only if it is the
@@ -144,10 +152,40 @@ func (n *Node) connClosed(conn uint64) {
 	}
 }
 
-// scanHeartbeats expires silent members every scanNotActiveBrokerInterval.
+// scanHeartbeats expires silent members.
 func (n *Node) scanHeartbeats() {
 	for _, key := range n.live.expire() {
 		n.brokerInactive(key, triggerExpired)
+	}
+}
+
+// expiryWait is the wait before the next expiry check: Java's period
+// (scanNotActiveBrokerInterval), cut to expiryMaxWait, and cut further to
+// the earliest member's deadline, so a silent master is found within
+// milliseconds of its heartbeat timeout instead of up to a period later.
+func expiryWait(period, untilNext time.Duration, held bool) time.Duration {
+	wait := min(period, expiryMaxWait)
+	if held && untilNext < wait {
+		wait = max(untilNext, expiryMinWait)
+	}
+	return wait
+}
+
+// expireHeartbeats runs scanHeartbeats at each expiryWait until the node stops.
+func (n *Node) expireHeartbeats() {
+	defer n.wg.Done()
+	period := time.Duration(n.Config().ScanNotActiveBrokerInterval) * time.Millisecond
+	next := func() time.Duration { until, held := n.live.untilNextExpiry(); return expiryWait(period, until, held) }
+	timer := time.NewTimer(next())
+	defer timer.Stop()
+	for {
+		select {
+		case <-n.stop:
+			return
+		case <-timer.C:
+			n.scanHeartbeats()
+			timer.Reset(next())
+		}
 	}
 }
 

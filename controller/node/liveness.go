@@ -2,6 +2,7 @@ package node
 
 import (
 	"sync"
+	"time"
 
 	"github.com/gonamesrv/gonamesrv/controller"
 	"github.com/gonamesrv/gonamesrv/controller/wire"
@@ -89,6 +90,18 @@ func (t *liveTable) expire() []controller.BrokerKey {
 		delete(t.connOf, key)
 	}
 	return gone
+}
+
+// untilNextExpiry is the wait until the earliest member's heartbeat runs
+// out; false when no member is held.
+func (t *liveTable) untilNextExpiry() (time.Duration, bool) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	next, ok := t.table.NextExpiry()
+	if !ok {
+		return 0, false
+	}
+	return time.Duration(next-nowMillis()) * time.Millisecond, true
 }
 
 // size is the members held.

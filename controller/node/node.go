@@ -54,6 +54,8 @@ type Node struct {
 	// serve the new term until its own barrier.
 	serving     atomic.Bool
 	servingTerm atomic.Uint64
+	// draining is set once the node shuts down: it never serves again.
+	draining atomic.Bool
 	// writeMu makes validate -> commit -> answer one step per request, as
 	// Java's single EventScheduler thread: the next request validates
 	// against the previous one's effects.
@@ -108,7 +110,7 @@ func New(cfg *config.Config, log *logrus.Entry) (*Node, error) {
 	}
 	n.wg.Add(4)
 	go n.watchLeadership()
-	go n.every(time.Duration(cfg.ScanNotActiveBrokerInterval)*time.Millisecond, n.scanHeartbeats)
+	go n.expireHeartbeats()
 	go n.every(time.Duration(cfg.ScanInactiveMasterInterval)*time.Millisecond, n.scanInactiveMasters)
 	go n.elector.run()
 	n.notifier.start()
@@ -129,7 +131,7 @@ func (n *Node) Metrics() *Metrics { return n.metrics }
 
 // Serving says whether this node leads and answers state requests.
 func (n *Node) Serving() bool {
-	return n.serving.Load() && n.raft.State() == raft.Leader && n.raft.CurrentTerm() == n.servingTerm.Load()
+	return n.serving.Load() && !n.draining.Load() && n.raft.State() == raft.Leader && n.raft.CurrentTerm() == n.servingTerm.Load()
 }
 
 // Leader returns the leader's peer entry, if one is known.
@@ -176,6 +178,10 @@ func (n *Node) watchLeadership() {
 			}
 			n.log.WithFields(logrus.Fields{"term": term, "barrierMillis": time.Since(started).Milliseconds()}).
 				Info("controller leader: barrier committed, serving")
+			// A master that died while no node led (its close seen by this
+			// node as a follower, or its heartbeat run out) is elected
+			// now, not at the next scanInactiveMasterInterval.
+			n.scanInactiveMasters()
 		}
 	}
 }
@@ -184,10 +190,16 @@ func (n *Node) commitTimeout() time.Duration {
 	return time.Duration(n.Config().CommitTimeoutMillis) * time.Millisecond
 }
 
+// drain stops the node serving as leader for good, first step of a shutdown.
+func (n *Node) drain() {
+	n.draining.Store(true)
+	n.serving.Store(false)
+}
+
 // Shutdown stops the loops, Raft, the transport and the store.
 func (n *Node) Shutdown(ctx context.Context) error {
+	n.drain()
 	close(n.stop)
-	n.serving.Store(false)
 	err := n.raft.Shutdown().Error()
 	done := make(chan struct{})
 	go func() { n.wg.Wait(); close(done) }()

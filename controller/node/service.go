@@ -41,7 +41,10 @@ func Start(cfg *config.Config, log *logrus.Entry) (*Service, error) {
 	return &Service{Node: n, Server: srv}, nil
 }
 
-// Shutdown stops the server, then the node.
+// Shutdown stops serving as leader, then the server, then the node: the
+// server's closing connections must not read as every broker's death to a
+// leader still electing (it would clear the master of every set).
 func (s *Service) Shutdown(ctx context.Context) error {
+	s.Node.drain()
 	return errors.Join(s.Server.Shutdown(ctx), s.Node.Shutdown(ctx))
 }
