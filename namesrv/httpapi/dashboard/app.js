@@ -125,12 +125,22 @@ function showSort(table, column, order) {
   }
 }
 
+// openBrokerNames holds the topics whose broker-name list the operator
+// opened: the table is re-rendered on every refresh, and a list that closed
+// by itself each time could not be read (it grows only by clicks).
+const openBrokerNames = new Set();
+
 // brokerNamesCell lists up to three broker names; more collapse to a count
-// whose list opens on demand.
-function brokerNamesCell(names) {
+// whose list opens on demand and stays open across refreshes.
+function brokerNamesCell(names, topic) {
   const td = el("td", null, "broker-names");
   if (names.length <= 3) { td.textContent = names.join(", "); return td; }
   const details = el("details", null, "names");
+  details.open = openBrokerNames.has(topic);
+  details.addEventListener("toggle", () => {
+    if (details.open) openBrokerNames.add(topic);
+    else openBrokerNames.delete(topic);
+  });
   details.appendChild(el("summary", names.length + " broker names"));
   details.appendChild(el("div", names.join(", "), "list"));
   td.appendChild(details);
@@ -222,7 +232,7 @@ async function refreshTopics() {
   showSort("topics", state.topicSort, state.topicOrder);
   $("topics-page").textContent = pageText(state.topicOffset, data.topics.length, data.total);
   replaceRows("topics", data.topics.map((t) => {
-    const tr = row([t.topic, brokerNamesCell(t.brokerNames), t.readQueueNums, t.writeQueueNums, t.writable ? "yes" : "no"],
+    const tr = row([t.topic, brokerNamesCell(t.brokerNames, t.topic), t.readQueueNums, t.writeQueueNums, t.writable ? "yes" : "no"],
       t.topic === state.selectedTopic ? "selected" : "");
     tr.dataset.topic = t.topic;
     tr.addEventListener("click", (e) => {
