@@ -1,7 +1,6 @@
 package remoting
 
 import (
-	"bytes"
 	"encoding/binary"
 	"fmt"
 	"io"
@@ -50,10 +49,14 @@ type frameAssembly struct {
 	// held is what the frame counts against the server's request memory.
 	held int64
 	// header is set once the frame came past the request memory limit: the
-	// header word and header, kept to answer SYSTEM_BUSY, while the rest
+	// header word and header (maxKeptHeader at most), kept to answer
+	// SYSTEM_BUSY, while the rest
 	// of the frame is read into scratch and dropped (frame is then nil).
 	header  []byte
 	scratch []byte
+	// headerMissing is how much of header is still to arrive (0 but when
+	// the frame came past the limit inside its header).
+	headerMissing int
 }
 
 // bodySum is the CRC-32 (IEEE) of a large frame's body, taken as its bytes
@@ -199,28 +202,57 @@ func (s *Server) abandonArrived(conn *Conn, a *frameAssembly) {
 	a.held = 0
 }
 
+// maxKeptHeader bounds the header of a frame past the request memory
+// limit that is still read whole, outside the limit, to answer the frame
+// SYSTEM_BUSY: a broker's or client's header is a few hundred bytes. Past
+// it the connection closes (nothing of the frame can be answered without
+// its header). Read whole, a frame's first bytes can end inside its header
+// when the previous frame ended just before them in the same read; under
+// the 2 MB registration flood that closed 5 of 64 brokers' connections in
+// a run, their pipelined registrations unanswered (issue 22).
+const maxKeptHeader = 64 << 10
+
 // overMemory switches a frame that would pass the request memory limit to
-// being dropped: its header is kept to answer, its buffer and bytes given
-// back. A frame whose header has not all arrived is an error (the
-// connection closes): a broker's or client's header is a few hundred bytes.
+// being dropped: its header is kept (or, when only part of it arrived, a
+// buffer for it) to answer, its buffer and bytes given back.
 func (s *Server) overMemory(conn *Conn, a *frameAssembly) error {
 	headerEnd := bodyOffset(a.frame)
-	if a.filled < headerEnd {
+	if a.filled < headerEnd && headerEnd > maxKeptHeader {
 		s.abandonLargeFrame(conn, a)
 		s.frameCloses[closeMemory].Add(1)
 		return fmt.Errorf("frame of %d bytes with a header of %d: %w", a.size, headerEnd, ErrRequestMemory)
 	}
-	header := bytes.Clone(a.frame[:headerEnd])
+	header, missing := keptHeader(a.frame[:a.filled], headerEnd)
 	s.abandonLargeFrame(conn, a)
-	a.header = header
+	a.header, a.headerMissing = header, missing
 	return nil
 }
 
+// keptHeader copies the header of a frame (length field excluded) ending
+// at headerEnd out of the arrived bytes, into a buffer of the header's
+// size; missing is what of it has not arrived.
+func keptHeader(arrived []byte, headerEnd int) (header []byte, missing int) {
+	header = make([]byte, headerEnd)
+	return header, headerEnd - copy(header, arrived)
+}
+
 // dropLargeFrame reads the rest of a frame that came past the request
-// memory limit and drops it; once it has all arrived it returns the request
-// decoded from the header alone, marked to be answered SYSTEM_BUSY.
+// memory limit (its header first, when part of it is still to come) and
+// drops it; once it has all arrived it returns the request decoded from
+// the header alone, marked to be answered SYSTEM_BUSY.
 func (s *Server) dropLargeFrame(conn *Conn, gnetConn gnet.Conn) (*Command, error) {
 	a := conn.assembly
+	if a.headerMissing > 0 {
+		// from gnet's buffer only: the rest of the header is in the
+		// next read at the latest, and the direct reads go to scratch
+		n, _ := gnetConn.Read(a.header[len(a.header)-a.headerMissing:])
+		a.headerMissing -= n
+		a.filled += n
+		if a.headerMissing > 0 {
+			conn.progress.grew(a.filled, time.Now())
+			return nil, nil
+		}
+	}
 	n, _ := gnetConn.Discard(min(gnetConn.InboundBuffered(), a.size-a.filled))
 	a.filled += n
 	if a.filled < a.size {

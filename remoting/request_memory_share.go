@@ -1,7 +1,6 @@
 package remoting
 
 import (
-	"bytes"
 	"fmt"
 	"net/netip"
 	"sync"
@@ -143,10 +142,10 @@ func (s *Server) holdPartial(conn *Conn, gnetConn gnet.Conn) error {
 }
 
 // dropPartial turns the partial small frame of buffered bytes that found no
-// room into one being dropped, when its header has all arrived: the header
-// is kept to answer SYSTEM_BUSY, what arrived is discarded and the rest
-// goes the large frame's dropping way (dropLargeFrame). It reports false
-// when the header is not in.
+// room into one being dropped: its header (maxKeptHeader at most, read on
+// when part of it is still to come) is kept to answer SYSTEM_BUSY, what
+// arrived is discarded and the rest goes the large frame's dropping way
+// (dropLargeFrame). It reports false when the header is too long to keep.
 func (s *Server) dropPartial(conn *Conn, gnetConn gnet.Conn, buffered int) bool {
 	if buffered < frameLengthSize+headerWordSize {
 		return false
@@ -160,13 +159,13 @@ func (s *Server) dropPartial(conn *Conn, gnetConn gnet.Conn, buffered int) bool 
 		return false
 	}
 	headerEnd := bodyOffset(frame[frameLengthSize:])
-	if buffered-frameLengthSize < headerEnd {
+	if buffered-frameLengthSize < headerEnd && headerEnd > maxKeptHeader {
 		return false
 	}
-	header := bytes.Clone(frame[frameLengthSize : frameLengthSize+headerEnd])
+	header, missing := keptHeader(frame[frameLengthSize:], headerEnd)
 	_, _ = gnetConn.Discard(buffered)
 	size := total - frameLengthSize
-	conn.assembly = &frameAssembly{size: size, filled: buffered - frameLengthSize, header: header}
+	conn.assembly = &frameAssembly{size: size, filled: buffered - frameLengthSize, header: header, headerMissing: missing}
 	conn.progress.started(size, time.Now())
 	return true
 }

@@ -90,29 +90,35 @@ func TestLargeRequestsPastTheMemoryLimitAreAnsweredBusy(t *testing.T) {
 
 // TestAPipelinedFrameArrivingInPiecesPastTheLimitIsAnsweredBusy: the
 // frame after two queued ones that fill the limit, split by TCP (here by
-// two writes), is answered SYSTEM_BUSY, as it is when it arrives whole
-// (seen closing its connection under load before), and the connection goes on.
+// two writes, after 30 KiB or inside its header), is answered SYSTEM_BUSY,
+// as it is when it arrives whole (seen closing its connection under load
+// before), and the connection goes on.
 func TestAPipelinedFrameArrivingInPiecesPastTheLimitIsAnsweredBusy(t *testing.T) {
-	server, gate := gatedServer(t, 100<<10)
-	peer := dialRaw(t, server)
-	for opaque := int32(1); opaque <= 2; opaque++ {
-		peer.send(bodyRequest(REGISTER_BROKER, opaque, 40<<10))
+	for name, split := range map[string]int{"in the body": 30 << 10, "in the header": frameLengthSize + headerWordSize + 10} {
+		t.Run(name, func(t *testing.T) {
+			const queued = 80 << 10                // two small frames count their bodies
+			server, gate := gatedServer(t, queued) // no room left for a byte
+			peer := dialRaw(t, server)
+			for opaque := int32(1); opaque <= 2; opaque++ {
+				peer.send(bodyRequest(REGISTER_BROKER, opaque, 40<<10))
+			}
+			waitHeld(t, server, queued)
+			third := mustEncode(t, bodyRequest(REGISTER_BROKER, 3, 40<<10))
+			peer.write(third[:split])
+			time.Sleep(50 * time.Millisecond) // the server reads the first piece alone
+			peer.write(third[split:])
+			expectAnswer(t, peer, 3, SYSTEM_BUSY, remarkOverload)
+			close(gate)
+			for range 2 {
+				if resp := peer.read(); resp.Code != SUCCESS {
+					t.Fatalf("queued request %d answered %d", resp.Opaque, resp.Code)
+				}
+			}
+			peer.send(bodyRequest(GET_ROUTEINFO_BY_TOPIC, 4, 10))
+			expectAnswer(t, peer, 4, SUCCESS, "4")
+			waitHeld(t, server, 0)
+		})
 	}
-	waitHeld(t, server, 80<<10)
-	third := mustEncode(t, bodyRequest(REGISTER_BROKER, 3, 40<<10))
-	peer.write(third[:30<<10])
-	time.Sleep(50 * time.Millisecond) // the server reads the first piece alone
-	peer.write(third[30<<10:])
-	expectAnswer(t, peer, 3, SYSTEM_BUSY, remarkOverload)
-	close(gate)
-	for range 2 {
-		if resp := peer.read(); resp.Code != SUCCESS {
-			t.Fatalf("queued request %d answered %d", resp.Opaque, resp.Code)
-		}
-	}
-	peer.send(bodyRequest(GET_ROUTEINFO_BY_TOPIC, 4, 10))
-	expectAnswer(t, peer, 4, SUCCESS, "4")
-	waitHeld(t, server, 0)
 }
 
 // TestSmallQueuedRequestsCountToo: small frames waiting for a worker count
@@ -154,6 +160,33 @@ func TestAHeaderPastTheMemoryLimitClosesTheConnection(t *testing.T) {
 	other := dialRaw(t, server)
 	other.send(bodyRequest(GET_ROUTEINFO_BY_TOPIC, 7, 10))
 	expectAnswer(t, other, 7, SUCCESS, "7")
+	waitHeld(t, server, 0)
+}
+
+// TestAFrameFromInsideItsHeaderPastTheLimitIsAnsweredBusy: a large frame
+// whose first read ends inside its header, while the limit is reached, is
+// answered SYSTEM_BUSY once the rest of its header came, as one that
+// arrived with its header whole (it closed the connection before: issue 22,
+// 5 of 64 flood brokers), and the connection goes on.
+func TestAFrameFromInsideItsHeaderPastTheLimitIsAnsweredBusy(t *testing.T) {
+	held := bodyRequest(REGISTER_BROKER, 1, 2<<20)
+	server, gate := gatedServer(t, mustFrameSize(t, held))
+	first, second := dialRaw(t, server), dialRaw(t, server)
+	first.send(held)
+	waitHeld(t, server, mustFrameSize(t, held))
+
+	frame := mustEncode(t, bodyRequest(REGISTER_BROKER, 2, 1<<20))
+	second.write(frame[:frameLengthSize+headerWordSize+10])
+	time.Sleep(50 * time.Millisecond) // the server reads the first piece alone
+	second.write(frame[frameLengthSize+headerWordSize+10:])
+	expectAnswer(t, second, 2, SYSTEM_BUSY, remarkOverload)
+	second.send(bodyRequest(GET_ROUTEINFO_BY_TOPIC, 3, 10))
+	expectAnswer(t, second, 3, SUCCESS, "3")
+	if closes := server.FrameCloses(); closes[closeMemory] != 0 {
+		t.Fatalf("closes %v, want none for memory", closes)
+	}
+	close(gate)
+	expectAnswer(t, first, 1, SUCCESS, "1")
 	waitHeld(t, server, 0)
 }
 

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net"
 	"slices"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -229,27 +230,56 @@ func TestFloodLargeRegistrations(t *testing.T) {
 	}
 }
 
-// registrationTally counts the answers of registrations sent in a flood.
-type registrationTally struct{ ok, busy, other atomic.Int64 }
+// registrationTally counts the answers of registrations sent in a flood,
+// and keeps the first few distinct reasons of the "other" ones (an error's
+// text or an unexpected code), so that a report with others says why.
+type registrationTally struct {
+	ok, busy, other atomic.Int64
+	reasonsMu       sync.Mutex
+	reasons         []string
+}
+
+// maxTallyReasons bounds the distinct reasons a tally keeps.
+const maxTallyReasons = 4
 
 // count adds one answer (or the error in its place); it reports whether
 // it was an error, after which a sender waits a little.
 func (r *registrationTally) count(resp *remoting.Command, err error) (failed bool) {
 	switch {
 	case err != nil:
-		r.other.Add(1)
+		r.otherBecause(err.Error())
 		return true
 	case resp.Code == remoting.SUCCESS:
 		r.ok.Add(1)
 	case resp.Code == remoting.SYSTEM_BUSY:
 		r.busy.Add(1)
 	default:
-		r.other.Add(1)
+		r.otherBecause(fmt.Sprintf("code %d %q", resp.Code, resp.Remark))
 	}
 	return false
 }
 
-// String is "ok / busy / other".
+// otherBecause counts one "other" answer and keeps its reason if new.
+func (r *registrationTally) otherBecause(reason string) {
+	r.other.Add(1)
+	r.keepReason(reason)
+}
+
+func (r *registrationTally) keepReason(reason string) {
+	r.reasonsMu.Lock()
+	defer r.reasonsMu.Unlock()
+	if len(r.reasons) < maxTallyReasons && !slices.Contains(r.reasons, reason) {
+		r.reasons = append(r.reasons, reason)
+	}
+}
+
+// String is "ok / busy / other", followed by the others' reasons.
 func (r *registrationTally) String() string {
-	return fmt.Sprintf("%d / %d / %d", r.ok.Load(), r.busy.Load(), r.other.Load())
+	s := fmt.Sprintf("%d / %d / %d", r.ok.Load(), r.busy.Load(), r.other.Load())
+	r.reasonsMu.Lock()
+	defer r.reasonsMu.Unlock()
+	if len(r.reasons) > 0 {
+		s += " (others: " + strings.Join(r.reasons, "; ") + ")"
+	}
+	return s
 }
