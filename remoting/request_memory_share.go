@@ -112,25 +112,34 @@ func (s *Server) releasePartial(conn *Conn) {
 	}
 }
 
+// unknownFrameBytes: below this many bytes (the length field and the
+// header word) a frame is not known and its bytes are not counted. Under
+// the 2 MB registration flood, a broker's next frame whose first read held
+// fewer closed its connection when the limit was reached (issue 22); 7
+// bytes a connection are bounded by the connections.
+const unknownFrameBytes = frameLengthSize + headerWordSize
+
 // holdPartial counts the bytes of a small frame that has not all arrived
 // (those gnet keeps in the connection's inbound buffer) from its first
 // byte: peers that each start a frame and stop would otherwise hold 64 KiB
 // of buffer apiece unseen. Past the connection's share or its class's part
-// of the limit the connection is closed, as for a large frame whose header
-// does not fit: nothing of the frame can be answered yet. Unless the
-// connection's own requests, queued or running, hold memory: a pipelining
-// peer's next frame is then dropped and answered SYSTEM_BUSY (dropPartial),
-// as it would be had it arrived whole, however TCP split it.
+// of the limit the connection is closed: nothing of the frame can be
+// answered yet. Unless the connection's own requests, queued or running,
+// hold memory, or it registered a broker: a pipelining peer's or a
+// broker's next frame is then dropped and answered SYSTEM_BUSY
+// (dropPartial), as it would be had it arrived whole, however TCP split it.
+// The first bytes of a frame, before its length and header word are in
+// (unknownFrameBytes), wait uncounted: no frame can be told from them.
 func (s *Server) holdPartial(conn *Conn, gnetConn gnet.Conn) error {
 	if conn.assembly != nil || conn.outputPaused {
 		return nil // a large frame counts itself; a paused connection's unread bytes are whole requests
 	}
 	n := int64(gnetConn.InboundBuffered())
-	if n == 0 {
+	if n < unknownFrameBytes {
 		return nil
 	}
 	if !s.memory.reserveFor(conn, n) {
-		if conn.requestHeld.Load() > 0 && s.dropPartial(conn, gnetConn, int(n)) {
+		if (conn.requestHeld.Load() > 0 || conn.knownBroker.Load()) && s.dropPartial(conn, gnetConn, int(n)) {
 			return nil
 		}
 		s.frameCloses[closeMemory].Add(1)
@@ -147,7 +156,7 @@ func (s *Server) holdPartial(conn *Conn, gnetConn gnet.Conn) error {
 // arrived is discarded and the rest goes the large frame's dropping way
 // (dropLargeFrame). It reports false when the header is too long to keep.
 func (s *Server) dropPartial(conn *Conn, gnetConn gnet.Conn, buffered int) bool {
-	if buffered < frameLengthSize+headerWordSize {
+	if buffered < unknownFrameBytes {
 		return false
 	}
 	frame, err := gnetConn.Peek(buffered)

@@ -90,11 +90,12 @@ func TestLargeRequestsPastTheMemoryLimitAreAnsweredBusy(t *testing.T) {
 
 // TestAPipelinedFrameArrivingInPiecesPastTheLimitIsAnsweredBusy: the
 // frame after two queued ones that fill the limit, split by TCP (here by
-// two writes, after 30 KiB or inside its header), is answered SYSTEM_BUSY,
+// two writes, after 30 KiB, inside its header or after 5 bytes), is answered SYSTEM_BUSY,
 // as it is when it arrives whole (seen closing its connection under load
 // before), and the connection goes on.
 func TestAPipelinedFrameArrivingInPiecesPastTheLimitIsAnsweredBusy(t *testing.T) {
-	for name, split := range map[string]int{"in the body": 30 << 10, "in the header": frameLengthSize + headerWordSize + 10} {
+	for name, split := range map[string]int{"in the body": 30 << 10, "in the header": frameLengthSize + headerWordSize + 10,
+		"in the length field": frameLengthSize + 1} {
 		t.Run(name, func(t *testing.T) {
 			const queued = 80 << 10                // two small frames count their bodies
 			server, gate := gatedServer(t, queued) // no room left for a byte
@@ -119,6 +120,32 @@ func TestAPipelinedFrameArrivingInPiecesPastTheLimitIsAnsweredBusy(t *testing.T)
 			waitHeld(t, server, 0)
 		})
 	}
+}
+
+// TestABrokersFramePastTheLimitInPiecesIsAnsweredBusy: a connection that
+// registered a broker, with no request of its own held, whose next frame
+// arrives in pieces while others fill the limit, gets it answered
+// SYSTEM_BUSY and goes on (a stranger's connection is closed then:
+// TestStrangersStopShortOfTheBrokerHeadroom).
+func TestABrokersFramePastTheLimitInPiecesIsAnsweredBusy(t *testing.T) {
+	const queued = 80 << 10
+	server, gate := gatedServer(t, queued)
+	filler, broker := dialRaw(t, server), dialRaw(t, server)
+	broker.send(bodyRequest(BROKER_HEARTBEAT, 1, 0))
+	expectAnswer(t, broker, 1, SUCCESS, "1")
+	for opaque := int32(2); opaque <= 3; opaque++ {
+		filler.send(bodyRequest(REGISTER_BROKER, opaque, 40<<10))
+	}
+	waitHeld(t, server, queued)
+	frame := mustEncode(t, bodyRequest(REGISTER_BROKER, 4, 40<<10))
+	broker.write(frame[:30<<10])
+	time.Sleep(50 * time.Millisecond) // the server reads the first piece alone
+	broker.write(frame[30<<10:])
+	expectAnswer(t, broker, 4, SYSTEM_BUSY, remarkOverload)
+	broker.send(bodyRequest(GET_ROUTEINFO_BY_TOPIC, 5, 10))
+	expectAnswer(t, broker, 5, SUCCESS, "5")
+	close(gate)
+	waitHeld(t, server, 0)
 }
 
 // TestSmallQueuedRequestsCountToo: small frames waiting for a worker count
