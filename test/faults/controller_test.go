@@ -237,6 +237,12 @@ var setModel = porcupine.NondeterministicModel{
 				return []any{s, after}
 			case !o.known:
 				return []any{s}
+			case o.code == controller.CodeBrokerNotAlive && want == 0:
+				// Java checks liveness after the epochs: the answering
+				// node's heartbeat table, local and outside the
+				// replicated state this model holds, may not have a
+				// member alive yet; the refusal changes nothing.
+				return []any{s}
 			case o.code == want && (want != 0 || o.sssEpoch == after.sssEpoch):
 				return []any{after}
 			}
@@ -322,6 +328,20 @@ func checkControllerHistory(t *testing.T, r *row, addrs []string, fault, heal fu
 		})
 	}
 	ctltest.MustCode(t, b1.Elect(t), 0)
+	// The heartbeats are oneway and each broker has its own connections:
+	// b1's went ahead of its elect, b2's may still be on the way. Wait
+	// until the leader has b2 alive (1006), so that an alter to {1,2} is
+	// not refused 2006 from the start.
+	b2Alive := `"alive":true,"brokerAddress":"` + b2.Addr + `"`
+	for wait := time.Now().Add(10 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+		resp := b1.Call(t, wire.CodeGetSyncStateData, nil, []byte(`["set-lin"]`))
+		if resp.Code == 0 && strings.Contains(string(resp.Body), b2Alive) {
+			break
+		}
+		if time.Now().After(wait) {
+			t.Fatalf("the leader has not had b2 alive within 10s: %d %s", resp.Code, resp.Body)
+		}
+	}
 
 	h := &history{start: time.Now()}
 	// Ids 1 and 2 are the fake brokers'; the history applies only ids it
@@ -440,4 +460,39 @@ func idsText(ids []int64) string {
 		parts[i] = strconv.FormatInt(id, 10)
 	}
 	return strings.Join(parts, ",")
+}
+
+// TestSetModelAllowsANotAliveRefusal is the start of a failed make faults
+// history: two alters to {1,2} refused 2006 (the leader had no heartbeat
+// of broker 2 yet), then a read of the unchanged set. The model must accept
+// it, and still refuse a 2006 where Java checks the epochs first, or one
+// that changed the set.
+func TestSetModelAllowsANotAliveRefusal(t *testing.T) {
+	init := setState{next: 1}.withID(1, "b1").withID(2, "b2")
+	init.sss, init.sssEpoch = "1", 1
+	model := setModel
+	model.Init = func() []any { return []any{init} }
+	alter := func(client int, sssEpoch int32, code int32, call, ret int64) porcupine.Operation {
+		return porcupine.Operation{ClientId: client, Input: setOp{kind: "alter", sss: "1,2", sssEpoch: sssEpoch},
+			Output: setOut{known: true, code: code}, Call: call, Return: ret}
+	}
+	info := func(client int, sss string, epoch int32, call, ret int64) porcupine.Operation {
+		return porcupine.Operation{ClientId: client, Input: setOp{kind: "info"},
+			Output: setOut{known: true, sss: sss, sssEpoch: epoch}, Call: call, Return: ret}
+	}
+	for _, c := range []struct {
+		name string
+		ops  []porcupine.Operation
+		ok   bool
+	}{
+		{"refused 2006, set unchanged", []porcupine.Operation{alter(2, 1, controller.CodeBrokerNotAlive, 265, 1818),
+			alter(3, 1, controller.CodeBrokerNotAlive, 344, 1860), info(3, "1", 1, 1860, 2732)}, true},
+		{"2006 where the epoch is fenced first", []porcupine.Operation{alter(2, 2, controller.CodeBrokerNotAlive, 0, 10)}, false},
+		{"2006 that changed the set", []porcupine.Operation{alter(2, 1, controller.CodeBrokerNotAlive, 0, 10),
+			info(3, "1,2", 2, 20, 30)}, false},
+	} {
+		if got := porcupine.CheckOperations(model.ToModel(), c.ops); got != c.ok {
+			t.Errorf("%s: linearizable %v, want %v", c.name, got, c.ok)
+		}
+	}
 }
