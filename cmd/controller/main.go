@@ -56,6 +56,10 @@ func run(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "controller:", err)
 		return 1
 	}
+	// Before the node listens, as in cmd/namesrv: a SIGTERM between the
+	// listen and Notify would kill it with the default action.
+	signals := make(chan os.Signal, 2)
+	signal.Notify(signals, syscall.SIGINT, syscall.SIGTERM)
 	svc, err := node.Start(cfg, log)
 	if err != nil {
 		log.WithError(err).Error("start controller")
@@ -67,8 +71,6 @@ func run(args []string, stdout, stderr io.Writer) int {
 		_ = svc.Shutdown(context.Background())
 		return 1
 	}
-	signals := make(chan os.Signal, 2)
-	signal.Notify(signals, syscall.SIGINT, syscall.SIGTERM)
 	var sig os.Signal
 	select {
 	case sig = <-signals:

@@ -54,6 +54,13 @@ func run(args []string) int {
 		defer logFile.Close()
 		defer reopenOnHangup(logFile, log)()
 	}
+	// Before the server listens: a SIGTERM that arrives once clients can
+	// connect but before Notify would kill the process with the default
+	// action, resetting every connection instead of the graceful stop (seen
+	// in TestGracefulStopAnswersGoAwayFirst under nice). One caught during
+	// the start is acted on once the start is done.
+	signals := make(chan os.Signal, 2)
+	signal.Notify(signals, syscall.SIGINT, syscall.SIGTERM)
 	ns, err := namesrv.New(config.NewSettings(cfg, log.WithField("component", "config")), log)
 	if err != nil {
 		log.WithError(err).Error("start name server")
@@ -72,8 +79,6 @@ func run(args []string) int {
 			log.WithError(err).Warn("stop embedded controller")
 		}
 	}()
-	signals := make(chan os.Signal, 2)
-	signal.Notify(signals, syscall.SIGINT, syscall.SIGTERM)
 	var sig os.Signal
 	select {
 	case sig = <-signals:
