@@ -2,6 +2,7 @@ package kubernetes
 
 import (
 	"fmt"
+	"math/rand/v2"
 	"net"
 	"net/http"
 	"os"
@@ -315,31 +316,36 @@ func TestControllerGroupFromThePodArgsElectsALeader(t *testing.T) {
 	}
 }
 
-// freePortWith is a free loopback port p with p+offset free too (offset 0:
-// just p); ports held by earlier calls are skipped.
+// freePortWith is a free port p with p+offset free too (offset 0: just
+// p), on every interface as the controller binds them, and never one an
+// earlier call gave. It is picked below the kernel's ephemeral range
+// (32768 and up): a port the kernel handed out from there was taken by an
+// outgoing connection (another package's test, or a node dialling its
+// peers) before the node bound it, in CI ("bind: address already in use").
 func freePortWith(t *testing.T, offset int) int {
 	t.Helper()
-	for range 50 {
-		ln, err := net.Listen("tcp", "127.0.0.1:0")
-		if err != nil {
-			t.Fatal(err)
-		}
-		port := ln.Addr().(*net.TCPAddr).Port
-		if offset == 0 {
-			_ = ln.Close()
-			return port
-		}
-		if port+offset > 65535 {
-			_ = ln.Close()
+	for range 200 {
+		port := 20000 + rand.IntN(12000)
+		if givenPorts[port] || givenPorts[port+offset] || !portFree(port) || (offset != 0 && !portFree(port+offset)) {
 			continue
 		}
-		second, err := net.Listen("tcp", "127.0.0.1:"+strconv.Itoa(port+offset))
-		_ = ln.Close()
-		if err == nil {
-			_ = second.Close()
-			return port
-		}
+		givenPorts[port], givenPorts[port+offset] = true, true
+		return port
 	}
-	t.Fatal("no free loopback port pair")
+	t.Fatal("no free port pair below the ephemeral range")
 	return 0
+}
+
+// givenPorts are the ports freePortWith returned (tests here run one at a
+// time: no lock).
+var givenPorts = map[int]bool{}
+
+// portFree reports whether nobody listens on port, on any interface.
+func portFree(port int) bool {
+	ln, err := net.Listen("tcp", ":"+strconv.Itoa(port))
+	if err != nil {
+		return false
+	}
+	_ = ln.Close()
+	return true
 }
