@@ -8,7 +8,9 @@ import (
 // -log-level warn (an operator who keeps only warnings still learns where
 // the server listens and with which files and limits), with the listen
 // address, the files and the limits in effect: maxConnections as lowered to
-// the file limit, not as configured.
+// the file limit, not as configured, and the registration workers as
+// started (registrationWorkers lowers defaultThreadPoolNums to the
+// processors less one, so 16 configured runs 1 worker on 2 cores).
 func (ns *NameServer) logStartSummary() {
 	cfg := ns.settings.Get()
 	configFile := cfg.ConfigFile()
@@ -28,6 +30,7 @@ func (ns *NameServer) logStartSummary() {
 		"outboundMemoryLimit":             ns.server.OutboundMemoryLimit(),
 		"serverChannelMaxIdleTimeSeconds": cfg.ServerChannelMaxIdleTimeSeconds,
 		"defaultThreadPoolNums":           cfg.DefaultThreadPoolNums,
+		"registrationWorkers":             ns.server.SlowWorkers(),
 		"defaultThreadPoolQueueCapacity":  cfg.DefaultThreadPoolQueueCapacity,
 		"unRegisterBrokerQueueCapacity":   cfg.UnRegisterBrokerQueueCapacity,
 		"scanNotActiveBrokerInterval":     cfg.ScanNotActiveBrokerInterval,

@@ -1,6 +1,7 @@
 package namesrv
 
 import (
+	"runtime"
 	"testing"
 
 	"github.com/sirupsen/logrus"
@@ -36,5 +37,12 @@ func TestStartSummaryKeptAtWarnLevel(t *testing.T) {
 	}
 	if got, want := summary.Data["maxConnections"], s.ns.server.MaxConnections(); got != want {
 		t.Errorf("summary maxConnections %v, want the cap in effect %d", got, want)
+	}
+	// defaultThreadPoolNums is what was configured; registrationWorkers is
+	// what runs: never more than the processors less one (at least 1).
+	configured := s.ns.settings.Get().DefaultThreadPoolNums
+	if got, want := summary.Data["registrationWorkers"], max(1, min(configured, runtime.GOMAXPROCS(0)-1)); got != want {
+		t.Errorf("summary registrationWorkers %v, want the workers started for %d configured on %d processors: %d",
+			got, configured, runtime.GOMAXPROCS(0), want)
 	}
 }

@@ -231,6 +231,11 @@ func (s *Server) RefusedConnections() uint64 { return s.guard.refused.Load() }
 // when the file limit leaves less room); 0 before Start.
 func (s *Server) MaxConnections() int64 { return s.guard.limit.Load() }
 
+// SlowWorkers is the number of goroutines of the default worker pool as
+// started (SlowWorkers after defaults), which the caller may have lowered
+// from what its operator configured.
+func (s *Server) SlowWorkers() int { return s.cfg.SlowWorkers }
+
 // Failed is closed when the server stops serving by itself: gnet ended its
 // engine while the server was running (gnet's own acceptor did that on
 // EMFILE; the server accepts by itself now, but a poller error still

@@ -31,7 +31,9 @@ type Config struct {
 	ReturnOrderTopicConfigToBroker bool `prop:"returnOrderTopicConfigToBroker"`
 	// ClientRequestThreadPoolNums is the worker count for route queries.
 	ClientRequestThreadPoolNums int `prop:"clientRequestThreadPoolNums"`
-	// DefaultThreadPoolNums is the worker count for every other request.
+	// DefaultThreadPoolNums is the worker count asked for registrations
+	// (REGISTER_BROKER, REGISTER_TOPIC_IN_NAMESRV); the server runs at most
+	// the processors less one of them (namesrv/register_pool.go).
 	DefaultThreadPoolNums int `prop:"defaultThreadPoolNums"`
 	// ClientRequestThreadPoolQueueCapacity bounds the queue of route queries.
 	ClientRequestThreadPoolQueueCapacity int `prop:"clientRequestThreadPoolQueueCapacity"`
