@@ -34,9 +34,17 @@ func startNamesrvHTTP(t *testing.T, extra ...string) *sidePort {
 	port := freePort(t)
 	p := startNamesrv(t, append([]string{"-httpListenPort", strconv.Itoa(port)}, extra...)...)
 	s := &sidePort{process: p, base: "http://" + net.JoinHostPort("127.0.0.1", strconv.Itoa(port))}
-	// /healthz answers as soon as the port listens; the views that need
-	// the started server (its tables, its metrics) answer 503 until it is
-	// attached, which a starved machine can make last.
+	s.waitAttached(t)
+	return s
+}
+
+// waitAttached waits until the side port serves the started server:
+// /healthz answers as soon as the port listens; the views that need the
+// started server (its tables, its metrics) answer 503 until it is attached,
+// which comes after the remoting port listens and which a starved machine
+// can make last.
+func (s *sidePort) waitAttached(t *testing.T) {
+	t.Helper()
 	eventually(t, 30*time.Second, "the HTTP side port answers with the server attached", func() error {
 		for _, path := range []string{"/healthz", "/metrics", "/rocketmq/nsaddr"} {
 			status, body, err := s.get(path)
@@ -49,7 +57,6 @@ func startNamesrvHTTP(t *testing.T, extra ...string) *sidePort {
 		}
 		return nil
 	})
-	return s
 }
 
 var httpClient = &http.Client{Timeout: 10 * time.Second}

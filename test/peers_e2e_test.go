@@ -53,7 +53,7 @@ func TestPeerPairFromAddressServerList(t *testing.T) {
 		http := freePort(t)
 		p := startNamesrvIn(t, t.TempDir(), port, "-httpListenPort", strconv.Itoa(http), "-addressServerList", list)
 		s := &sidePort{process: p, base: "http://127.0.0.1:" + strconv.Itoa(http)}
-		eventually(t, 10*time.Second, "the HTTP side port answers", func() error { _, _, err := s.get("/healthz"); return err })
+		s.waitAttached(t)
 		return s
 	}
 	a, b := start(portA), start(portB)
