@@ -167,6 +167,15 @@ func startDocsNamesrv(t *testing.T, dataDir string, extra ...string) *docsNamesr
 		t.Fatal("no pair of free ports")
 	}
 	ns := startNamesrvIn(t, dataDir, base, append([]string{"-httpListenPort", strconv.Itoa(base + 4)}, extra...)...)
+	// The side port's views answer 503 "starting" until the server is
+	// attached, which comes after the remoting port listens and before
+	// the boot line (plain or TLS alike).
+	eventually(t, 30*time.Second, "the boot line", func() error {
+		if out, err := os.ReadFile(ns.logPath); err != nil || !strings.Contains(string(out), "The Name Server boot success") {
+			return fmt.Errorf("not booted yet (%v)", err)
+		}
+		return nil
+	})
 	return &docsNamesrv{process: ns, side: fmt.Sprintf("127.0.0.1:%d", base+4)}
 }
 

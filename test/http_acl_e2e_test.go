@@ -1,6 +1,7 @@
 package test
 
 import (
+	"fmt"
 	"net"
 	"net/http"
 	"os"
@@ -205,13 +206,21 @@ func TestHTTPSEnforcingWithACL(t *testing.T) {
 	startNamesrv(t, "-c", conf, "-aclEnable", "-aclFile", acls, "-httpListenPort", strconv.Itoa(port))
 	base := "https://" + net.JoinHostPort("127.0.0.1", strconv.Itoa(port))
 	client := &http.Client{Timeout: 10 * time.Second, Transport: &http.Transport{TLSClientConfig: certs.ClientTLS(false)}}
-	eventually(t, 10*time.Second, "the HTTPS side port answers", func() error {
-		_, err := nstest.TryHTTP(nstest.HTTPRequest{URL: base + "/healthz", Client: client})
-		return err
+	// /healthz answers as soon as the port listens, /readyz 503 until the
+	// server is attached (after the remoting port listens): wait for both.
+	eventually(t, 30*time.Second, "the HTTPS side port answers, ready", func() error {
+		if _, err := nstest.TryHTTP(nstest.HTTPRequest{URL: base + "/healthz", Client: client}); err != nil {
+			return err
+		}
+		a, err := nstest.TryHTTP(nstest.HTTPRequest{URL: base + "/readyz", Client: client})
+		if err != nil {
+			return err
+		}
+		if a.Status != http.StatusOK {
+			return fmt.Errorf("readyz over HTTPS: %d %s", a.Status, a.Body)
+		}
+		return nil
 	})
-	if a := nstest.HTTPDo(t, nstest.HTTPRequest{URL: base + "/readyz", Client: client}); a.Status != http.StatusOK {
-		t.Fatalf("readyz over HTTPS: %d %s", a.Status, a.Body)
-	}
 	if a := nstest.HTTPDo(t, nstest.HTTPRequest{URL: base + "/v1/status", Client: client}); a.Status != http.StatusUnauthorized {
 		t.Fatalf("/v1/status over HTTPS without credentials: %d", a.Status)
 	}
