@@ -102,6 +102,10 @@ func heartbeatLoop(t *testing.T, brokers ...*ctltest.Broker) {
 		}
 	}()
 	t.Cleanup(func() { close(stop); wg.Wait() })
+	// The first round may still be on its way (oneway, each broker on its
+	// own connections): an alter naming a broker the leader has not heard
+	// from is refused 2006 (failed once under nice -n 10).
+	ctltest.WaitAlive(t, brokers...)
 }
 
 func alterSSS(t *testing.T, master *ctltest.Broker, masterEpoch, sssEpoch int32, ids ...int64) *remoting.Command {

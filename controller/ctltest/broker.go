@@ -7,8 +7,10 @@ package ctltest
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"strconv"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -209,6 +211,39 @@ func (b *Broker) Heartbeat(t testing.TB, epoch int32, maxOffset, timeoutMillis i
 		// A node that is down is fine: a broker heartbeats to those it reaches.
 		_ = c.InvokeOneway(ctx, remoting.NewRequest(wire.CodeBrokerHeartbeat, remoting.EncodeHeader(h), nil))
 		cancel()
+	}
+}
+
+// WaitAlive waits until the leader has every broker given alive in its
+// heartbeat table (GET_SYNC_STATE_DATA, 1006, of the first one's set).
+// Heartbeats are oneway and each broker has its own connections, so a
+// heartbeat sent before a request on another broker's connection may still
+// be on its way when that request is served: an alter naming that broker
+// is then refused 2006 (not alive), as Java refuses it.
+func WaitAlive(t testing.TB, brokers ...*Broker) {
+	t.Helper()
+	if len(brokers) == 0 {
+		return
+	}
+	asker := brokers[0]
+	names, _ := json.Marshal([]string{asker.Name})
+	deadline := time.Now().Add(leaderWait)
+	for {
+		resp := asker.Call(t, wire.CodeGetSyncStateData, nil, names)
+		missing := ""
+		for _, b := range brokers {
+			if resp.Code != 0 || !strings.Contains(string(resp.Body), `"alive":true,"brokerAddress":"`+b.Addr+`"`) {
+				missing = b.Addr
+				break
+			}
+		}
+		if missing == "" {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the leader has not had %s alive within %s: %d %s", missing, leaderWait, resp.Code, resp.Body)
+		}
+		time.Sleep(20 * time.Millisecond)
 	}
 }
 

@@ -332,16 +332,7 @@ func checkControllerHistory(t *testing.T, r *row, addrs []string, fault, heal fu
 	// b1's went ahead of its elect, b2's may still be on the way. Wait
 	// until the leader has b2 alive (1006), so that an alter to {1,2} is
 	// not refused 2006 from the start.
-	b2Alive := `"alive":true,"brokerAddress":"` + b2.Addr + `"`
-	for wait := time.Now().Add(10 * time.Second); ; time.Sleep(20 * time.Millisecond) {
-		resp := b1.Call(t, wire.CodeGetSyncStateData, nil, []byte(`["set-lin"]`))
-		if resp.Code == 0 && strings.Contains(string(resp.Body), b2Alive) {
-			break
-		}
-		if time.Now().After(wait) {
-			t.Fatalf("the leader has not had b2 alive within 10s: %d %s", resp.Code, resp.Body)
-		}
-	}
+	ctltest.WaitAlive(t, b2)
 
 	h := &history{start: time.Now()}
 	// Ids 1 and 2 are the fake brokers'; the history applies only ids it
