@@ -10,7 +10,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"strconv"
-	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -230,9 +229,10 @@ func WaitAlive(t testing.TB, brokers ...*Broker) {
 	deadline := time.Now().Add(leaderWait)
 	for {
 		resp := asker.Call(t, wire.CodeGetSyncStateData, nil, names)
+		alive := aliveAddrs(resp)
 		missing := ""
 		for _, b := range brokers {
-			if resp.Code != 0 || !strings.Contains(string(resp.Body), `"alive":true,"brokerAddress":"`+b.Addr+`"`) {
+			if !alive[b.Addr] {
 				missing = b.Addr
 				break
 			}
@@ -245,6 +245,24 @@ func WaitAlive(t testing.TB, brokers ...*Broker) {
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
+}
+
+// aliveAddrs is the addresses a 1006 answer calls alive, in or out of
+// sync, in any set; none when the answer is an error or does not parse.
+func aliveAddrs(resp *remoting.Command) map[string]bool {
+	alive := map[string]bool{}
+	var info wire.BrokerReplicasInfo
+	if resp.Code != 0 || json.Unmarshal(resp.Body, &info) != nil {
+		return alive
+	}
+	for _, set := range info.ReplicasInfoTable {
+		for _, r := range append(set.InSyncReplicas, set.NotInSyncReplicas...) {
+			if r.Alive {
+				alive[r.BrokerAddress] = true
+			}
+		}
+	}
+	return alive
 }
 
 // Elect asks the leader to elect this broker (broker-triggered).
