@@ -1,6 +1,7 @@
 package acl
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"fmt"
 	"io"
@@ -23,8 +24,10 @@ type reloadState struct {
 	lastSum    [sha256.Size]byte
 	badSum     [sha256.Size]byte // the last content refused, logged once
 	pendingSum [sha256.Size]byte // a changed content seen once, loaded when seen again
-	loads      atomic.Uint64
-	failures   atomic.Uint64
+	// emptyLogged: an empty file was skipped and logged since the last load.
+	emptyLogged bool
+	loads       atomic.Uint64
+	failures    atomic.Uint64
 
 	stop chan struct{}
 	done chan struct{}
@@ -68,7 +71,7 @@ func (c *Checker) loadData(data []byte, sum [sha256.Size]byte) error {
 		return fmt.Errorf("acl: %s: %w", c.opts.File, err)
 	}
 	c.accounts.Store(accounts)
-	r.lastSum, r.badSum = sum, [sha256.Size]byte{}
+	r.lastSum, r.badSum, r.emptyLogged = sum, [sha256.Size]byte{}, false
 	r.loads.Add(1)
 	c.opts.Log.WithFields(logrus.Fields{"file": c.opts.File, "accounts": accounts.Len(),
 		"globalWhiteRemoteAddresses": len(accounts.global)}).Info("acl accounts loaded")
@@ -95,6 +98,10 @@ func (c *Checker) reload() {
 		return
 	}
 	r.mu.Unlock()
+	if err == nil && len(bytes.TrimSpace(data)) == 0 {
+		c.skipEmpty()
+		return
+	}
 	if err == nil {
 		err = c.loadData(data, sum)
 	} else {
@@ -111,6 +118,23 @@ func (c *Checker) reload() {
 		r.failures.Add(1)
 		c.opts.Log.WithError(err).WithField("file", c.opts.File).
 			Error("acl accounts file refused; the accounts loaded before stay in force")
+	}
+}
+
+// skipEmpty keeps the accounts in force when the file reads empty, as
+// Java skips a file without data: a file truncated and not yet written
+// again (an editor, a shell redirection that hit a full disk) must not
+// take every account away. Logged once until a file loads; not a refused
+// file (ReloadFailures), since the next write usually follows.
+func (c *Checker) skipEmpty() {
+	r := &c.reloads
+	r.mu.Lock()
+	fresh := !r.emptyLogged
+	r.emptyLogged = true
+	r.mu.Unlock()
+	if fresh {
+		c.opts.Log.WithField("file", c.opts.File).
+			Warn("acl accounts file is empty: not loaded; the accounts loaded before stay in force")
 	}
 }
 
