@@ -142,7 +142,7 @@ func (s *Server) outputOverflow(conn *Conn, gnetConn gnet.Conn) bool {
 	buffers := gnetConn.OutboundBuffered() + gnetConn.InboundBuffered()
 	held := buffers + int(conn.poolOut.queued())
 	// Past the server-wide budget a paused connection whose peer has read
-	// nothing for outboundStuckAfter while it holds a chunk or more is
+	// nothing for OutboundStuckAfter while it holds a chunk or more is
 	// closed too: each under its own limits (gnet holds outboundCopyLimit
 	// at most), 5,000 of them would hold more than a GiB. A reader slower
 	// than the rest is not, nor a connection paused for a pool's refusal.
@@ -159,12 +159,12 @@ func (s *Server) outputOverflow(conn *Conn, gnetConn gnet.Conn) bool {
 	return true
 }
 
-// outboundStuckAfter is how long a peer past the outbound budget may read
-// nothing before it is closed.
-const outboundStuckAfter = 100 * time.Millisecond
+// DefaultOutboundStuckAfter is how long a peer past the outbound budget may
+// read nothing before it is closed (ServerConfig.OutboundStuckAfter).
+const DefaultOutboundStuckAfter = 100 * time.Millisecond
 
 // peerStuck reports whether conn's socket has taken none of its output for
-// outboundStuckAfter. It runs on the event loop.
+// OutboundStuckAfter. It runs on the event loop.
 func (s *Server) peerStuck(conn *Conn, gnetConn gnet.Conn) bool {
 	q := &conn.poolOut
 	now := time.Now().UnixNano()
@@ -172,7 +172,7 @@ func (s *Server) peerStuck(conn *Conn, gnetConn gnet.Conn) bool {
 		q.taken, q.progressAt = taken, now
 		return false
 	}
-	return now-q.progressAt >= int64(outboundStuckAfter)
+	return now-q.progressAt >= int64(s.cfg.OutboundStuckAfter)
 }
 
 // wakePaused asks the event loop of every paused connection to look at it

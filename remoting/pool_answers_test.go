@@ -2,7 +2,10 @@ package remoting
 
 import (
 	"bytes"
+	"errors"
+	"io"
 	"net"
+	"os"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -136,11 +139,15 @@ func TestPoolAnswersToNonReaderCloseAtHardLimit(t *testing.T) {
 func TestOutboundBudgetHoldsAcrossConnections(t *testing.T) {
 	var calls atomic.Int64
 	release := make(chan struct{})
-	// The soft limit (4 MiB) is above what one peer can hold here, so no
-	// connection is paused: a paused one past the budget would be closed
-	// (outputOverflow), and this test is about the refusals alone.
+	// A connection is paused while an answer is partly given to gnet, and
+	// past the budget a paused one whose peer reads nothing for
+	// OutboundStuckAfter is closed (outputOverflow; its own test below).
+	// The peers here are read one after the other, so the last ones wait
+	// on the first: under load (nice -n 10 beside a build) that passed
+	// 100 ms and closed one mid-answer. This test is about the refusals
+	// alone, so that close is put out of its reach.
 	server := poolAnswerServer(t, ServerConfig{OutboundSoftLimit: 4 << 20, OutboundHardLimit: 8 << 20,
-		OutboundMemoryLimit: 2 << 20}, &calls, nil, release)
+		OutboundMemoryLimit: 2 << 20, OutboundStuckAfter: time.Hour}, &calls, nil, release)
 	const peers, each = 4, 10
 	conns := make([]*rawConn, peers)
 	for i := range conns {
@@ -172,6 +179,43 @@ func TestOutboundBudgetHoldsAcrossConnections(t *testing.T) {
 	if resp := conns[0].read(); resp.Code != SUCCESS {
 		t.Fatalf("after the peers read: code %d %q, want SUCCESS", resp.Code, resp.Remark)
 	}
+}
+
+// TestStuckNonReaderPastBudgetIsClosed: loop answers are counted against
+// the server-wide budget but never refused (each is the peer's own request,
+// bounded by its soft limit), so a peer that pipelines them and never reads
+// takes the server past the budget; once its socket has taken nothing for
+// OutboundStuckAfter it is closed, what it held is released, and a peer on
+// the same loop is answered throughout.
+func TestStuckNonReaderPastBudgetIsClosed(t *testing.T) {
+	server := bigLoopAnswerServer(t, ServerConfig{OutboundSoftLimit: 8 << 20, OutboundHardLimit: 64 << 20,
+		OutboundMemoryLimit: 128 << 10, OutboundStuckAfter: 20 * time.Millisecond})
+	stuck := dialSmallWindow(t, server)
+	stuck.write(pipelinedCode(t, GET_BROKER_CLUSTER_INFO, 8))
+	other := dialRaw(t, server)
+	expectRoutesAnswered(t, other)
+	deadline := time.Now().Add(waitLimit)
+	for server.OutboundClosedConnections() == 0 {
+		if time.Now().After(deadline) {
+			t.Fatalf("a non-reader holding %d bytes past the %d budget was not closed", server.OutboundHeldBytes(), server.OutboundMemoryLimit())
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	_ = stuck.conn.SetReadDeadline(time.Now().Add(waitLimit))
+	// EOF, or a reset when requests were left unread in the server's socket.
+	if _, err := io.Copy(io.Discard, stuck.conn); errors.Is(err, os.ErrDeadlineExceeded) {
+		t.Fatal("the stuck peer's connection stayed open")
+	}
+	for server.OutboundHeldBytes() != 0 {
+		if time.Now().After(deadline) {
+			t.Fatalf("%d bytes still held after the close", server.OutboundHeldBytes())
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	if n := server.OutboundClosedConnections(); n != 1 {
+		t.Fatalf("closed %d connections, want the stuck one only", n)
+	}
+	expectRoutesAnswered(t, other)
 }
 
 // readBudgetAnswers reads n answers of bigAnswerBody, each SUCCESS or

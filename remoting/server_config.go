@@ -73,6 +73,10 @@ type ServerConfig struct {
 	// past it is replaced by SYSTEM_BUSY. 0: RequestMemoryLimit /
 	// DefaultOutboundMemoryFraction.
 	OutboundMemoryLimit int64
+	// OutboundStuckAfter: past OutboundMemoryLimit, a paused connection
+	// whose peer took none of its output for this long is closed
+	// (outbound_limit.go). 0: DefaultOutboundStuckAfter.
+	OutboundStuckAfter time.Duration
 	// MaxConnections caps the open connections; past it a new one is closed
 	// at once and counted (see connGuard).
 	MaxConnections int
@@ -127,6 +131,7 @@ func (cfg ServerConfig) withDefaults() ServerConfig {
 	positiveOr(&cfg.OutboundSoftLimit, defaults.OutboundSoftLimit)
 	positiveOr(&cfg.OutboundHardLimit, defaults.OutboundHardLimit)
 	positiveOr(&cfg.OutboundMemoryLimit, cfg.RequestMemoryLimit/DefaultOutboundMemoryFraction)
+	positiveOr(&cfg.OutboundStuckAfter, DefaultOutboundStuckAfter)
 	cfg.RequestMemoryBrokerHeadroom = min(max(cfg.RequestMemoryBrokerHeadroom, 0), cfg.RequestMemoryLimit/2)
 	for _, share := range []*int64{&cfg.RequestMemoryPerConnection, &cfg.RequestMemoryPerStranger} {
 		if *share > 0 {
