@@ -1,6 +1,7 @@
 # Every command an operator or developer needs; README.md lists them.
 GO       ?= go
 FUZZTIME ?= 10s
+RUNS     ?= 5
 BIN      ?= bin
 # Packages whose tests run under the race detector: everything but test/ and
 # test/faults, whose end-to-end tests drive the Apache Go client, which has data
@@ -86,6 +87,13 @@ bench:
 .PHONY: bench-wire
 bench-wire:
 	GO=$(GO) BIN=$(BIN) WIRE_ONLY=1 scripts/bench.sh
+
+# make test RUNS times in a row (default 5) under nice -n 10 on a fresh clone
+# of HEAD, an uncached build looping beside it (scripts/steady.sh; about an
+# hour on 2 cores, not in CI).
+.PHONY: steady
+steady:
+	GO=$(GO) RUNS=$(RUNS) scripts/steady.sh
 
 # Runs every Fuzz target of the module for FUZZTIME each (scripts/fuzz.sh);
 # new corpus entries land in the package's testdata/fuzz folder and are committed.
