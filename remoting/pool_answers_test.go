@@ -69,6 +69,19 @@ func waitOnPools(t *testing.T, server *Server, n int32) {
 	}
 }
 
+// waitOutboundReleased waits until the server holds no output at all
+// (after says when that is due, for the failure).
+func waitOutboundReleased(t *testing.T, server *Server, after string) {
+	t.Helper()
+	deadline := time.Now().Add(waitLimit)
+	for server.OutboundHeldBytes() != 0 {
+		if time.Now().After(deadline) {
+			t.Fatalf("%d bytes still held %s", server.OutboundHeldBytes(), after)
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}
+
 // TestPoolAnswersToNonReaderCloseAtHardLimit: 100 worker answers of 256 KiB
 // (25 MiB) to a peer that pipelined them in one write and never reads. The
 // worker answers went past the outbound limits into gnet's buffer, and the
@@ -109,13 +122,7 @@ func TestPoolAnswersToNonReaderCloseAtHardLimit(t *testing.T) {
 	case <-time.After(waitLimit):
 		t.Fatalf("the peer that never reads was not closed (%d answers made, closed %d)", calls.Load(), server.OutboundClosedConnections())
 	}
-	deadline := time.Now().Add(waitLimit)
-	for server.OutboundHeldBytes() != 0 {
-		if time.Now().After(deadline) {
-			t.Fatalf("%d bytes still held after the close", server.OutboundHeldBytes())
-		}
-		time.Sleep(5 * time.Millisecond)
-	}
+	waitOutboundReleased(t, server, "after the close")
 	close(stop)
 	<-sampled
 	if limit := int64(2<<20 + len(bigAnswerBody) + 1024); peak.Load() > limit {
@@ -206,12 +213,7 @@ func TestStuckNonReaderPastBudgetIsClosed(t *testing.T) {
 	if _, err := io.Copy(io.Discard, stuck.conn); errors.Is(err, os.ErrDeadlineExceeded) {
 		t.Fatal("the stuck peer's connection stayed open")
 	}
-	for server.OutboundHeldBytes() != 0 {
-		if time.Now().After(deadline) {
-			t.Fatalf("%d bytes still held after the close", server.OutboundHeldBytes())
-		}
-		time.Sleep(5 * time.Millisecond)
-	}
+	waitOutboundReleased(t, server, "after the close")
 	if n := server.OutboundClosedConnections(); n != 1 {
 		t.Fatalf("closed %d connections, want the stuck one only", n)
 	}
@@ -329,13 +331,7 @@ func TestLargeAnswersGivenInChunksStayWhole(t *testing.T) {
 	if len(seen) != n {
 		t.Fatalf("%d distinct answers of %d", len(seen), n)
 	}
-	deadline := time.Now().Add(waitLimit)
-	for server.OutboundHeldBytes() != 0 {
-		if time.Now().After(deadline) {
-			t.Fatalf("%d bytes still held once every answer was read", server.OutboundHeldBytes())
-		}
-		time.Sleep(5 * time.Millisecond)
-	}
+	waitOutboundReleased(t, server, "once every answer was read")
 }
 
 // TestNonReaderOfLargeLoopAnswersHoldsLittleInGnet: a peer pipelines 40
@@ -455,11 +451,5 @@ func TestSharedBodyCountsOnceAgainstTheBudget(t *testing.T) {
 			t.Fatalf("%d answered, %d refused for the budget; want none refused", ok, busy)
 		}
 	}
-	deadline := time.Now().Add(waitLimit)
-	for server.OutboundHeldBytes() != 0 {
-		if time.Now().After(deadline) {
-			t.Fatalf("%d bytes still counted once every answer was read", server.OutboundHeldBytes())
-		}
-		time.Sleep(5 * time.Millisecond)
-	}
+	waitOutboundReleased(t, server, "once every answer was read")
 }

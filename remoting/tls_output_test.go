@@ -68,12 +68,7 @@ func TestTLSWorkerAnswersCountAgainstTheBudget(t *testing.T) {
 	if ok == 0 || busy == 0 {
 		t.Fatalf("%d answered, %d refused; want both", ok, busy)
 	}
-	for server.OutboundHeldBytes() != 0 {
-		if time.Now().After(deadline) {
-			t.Fatalf("%d bytes still held once every answer was read", server.OutboundHeldBytes())
-		}
-		time.Sleep(5 * time.Millisecond)
-	}
+	waitOutboundReleased(t, server, "once every answer was read")
 }
 
 // TestTLSWorkerAnswersToNonReaderCloseAtHardLimit: the same pipeline under

@@ -36,7 +36,7 @@ func TestRegistrationFloodPastTheRequestMemoryLimit(t *testing.T) {
 	busy := 0
 	var codes map[int32]int32
 	for flood := 1; flood <= floods && busy == 0; flood++ {
-		codes = registrationFlood(t, conn, int32(8+flood), int64(flood))
+		codes = registrationFlood(t, conn, flood)
 		for _, code := range codes {
 			if code == remoting.SYSTEM_BUSY {
 				busy++
@@ -52,16 +52,17 @@ func TestRegistrationFloodPastTheRequestMemoryLimit(t *testing.T) {
 }
 
 // registrationFlood pipelines 12 registrations of broker-a with 10,000
-// topics of queues queues each at data version counter on conn, and returns
+// topics at data version flood on conn, each topic with 8+flood queues so
+// that every flood changes the topic table, and returns
 // each answer's code by opaque; the first must be applied, and every answer
 // must be SUCCESS or the overload's SYSTEM_BUSY.
-func registrationFlood(t *testing.T, conn net.Conn, queues int32, counter int64) map[int32]int32 {
+func registrationFlood(t *testing.T, conn net.Conn, flood int) map[int32]int32 {
 	t.Helper()
 	broker := nstest.BrokerAMaster
-	broker.Version.Counter = counter
+	broker.Version.Counter = int64(flood)
 	broker.Topics = map[string]int32{}
 	for i := range 10000 {
-		broker.Topics[fmt.Sprintf("FloodTopic-%05d", i)] = queues
+		broker.Topics[fmt.Sprintf("FloodTopic-%05d", i)] = int32(8 + flood)
 	}
 	const frames = 12
 	var stream []byte
