@@ -2,6 +2,7 @@ package config
 
 import (
 	"fmt"
+	"os"
 	"strings"
 )
 
@@ -44,6 +45,45 @@ func (c *Config) Validate() error {
 	if c.ControllerStorePath == "" {
 		return fmt.Errorf("controllerStorePath is empty")
 	}
+	if err := c.validateRaftTLS(); err != nil {
+		return err
+	}
 	_, err := c.Self()
 	return err
+}
+
+// RaftTLS says whether mutual TLS is on for Raft (the three
+// controllerRaftTls* keys set).
+func (c *Config) RaftTLS() bool { return c.RaftTLSCertPath != "" }
+
+// validateRaftTLS wants the three controllerRaftTls* keys all set or none,
+// and each file readable: a typo must stop the start, not leave Raft plain
+// or the group unable to talk.
+func (c *Config) validateRaftTLS() error {
+	keys := []struct{ key, path string }{
+		{"controllerRaftTlsCertPath", c.RaftTLSCertPath},
+		{"controllerRaftTlsKeyPath", c.RaftTLSKeyPath},
+		{"controllerRaftTlsTrustCertPath", c.RaftTLSTrustCertPath},
+	}
+	var set, unset []string
+	for _, k := range keys {
+		if k.path == "" {
+			unset = append(unset, k.key)
+		} else {
+			set = append(set, k.key)
+		}
+	}
+	if len(set) == 0 {
+		return nil
+	}
+	if len(unset) > 0 {
+		return fmt.Errorf("%s set but %s empty: Raft mutual TLS needs all three keys or none",
+			strings.Join(set, ", "), strings.Join(unset, ", "))
+	}
+	for _, k := range keys {
+		if _, err := os.ReadFile(k.path); err != nil {
+			return fmt.Errorf("%s: %w", k.key, err)
+		}
+	}
+	return nil
 }

@@ -41,6 +41,9 @@ type Config struct {
 	JRaftInitConf               string `prop:"jRaftInitConf"`
 	JRaftControllerRPCAddr      string `prop:"jRaftControllerRPCAddr"`
 	RaftPortOffset              int    `prop:"controllerRaftPortOffset" ext:"true"`
+	RaftTLSCertPath             string `prop:"controllerRaftTlsCertPath" ext:"true"`
+	RaftTLSKeyPath              string `prop:"controllerRaftTlsKeyPath" ext:"true"`
+	RaftTLSTrustCertPath        string `prop:"controllerRaftTlsTrustCertPath" ext:"true"`
 	RaftHeartbeatTimeoutMillis  int64  `prop:"controllerRaftHeartbeatTimeoutMillis" ext:"true"`
 	RaftElectionTimeoutMillis   int64  `prop:"controllerRaftElectionTimeoutMillis" ext:"true"`
 	CommitTimeoutMillis         int64  `prop:"controllerCommitTimeoutMillis" ext:"true"`

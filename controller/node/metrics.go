@@ -10,6 +10,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/gonamesrv/gonamesrv/controller"
+	"github.com/gonamesrv/gonamesrv/controller/raftnet"
 	"github.com/gonamesrv/gonamesrv/controller/wire"
 	"github.com/gonamesrv/gonamesrv/remoting"
 )
@@ -26,6 +27,7 @@ type Metrics struct {
 	notices           prometheus.Counter
 	heartbeatsDropped prometheus.Counter
 	namesrvNotices    *prometheus.CounterVec
+	raftRefused       *prometheus.CounterVec
 }
 
 func newMetrics(n *Node) *Metrics {
@@ -50,7 +52,12 @@ func newMetrics(n *Node) *Metrics {
 	for _, result := range []string{noticeSent, noticeUnsupported, noticeFailed} {
 		m.namesrvNotices.WithLabelValues(result)
 	}
-	for _, c := range []prometheus.Collector{m.role, m.leaderChanges, m.elections, m.requests, m.commitSeconds, m.notices, m.heartbeatsDropped, m.namesrvNotices} {
+	m.raftRefused = prometheus.NewCounterVec(prometheus.CounterOpts{Name: "rocketmq_controller_raft_refused_total",
+		Help: "Connections to the Raft port closed before Raft read them, by reason: not_a_peer (not from a listed peer's host), tls (no mutual TLS handshake with the group's CA), busy (too many handshakes)."}, []string{"reason"})
+	for _, reason := range raftnet.Reasons {
+		m.raftRefused.WithLabelValues(reason)
+	}
+	for _, c := range []prometheus.Collector{m.role, m.leaderChanges, m.elections, m.requests, m.commitSeconds, m.notices, m.heartbeatsDropped, m.namesrvNotices, m.raftRefused} {
 		f(c)
 	}
 	f(prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "rocketmq_controller_live_brokers",

@@ -67,7 +67,7 @@ func (n *Node) startRaft(cfg *config.Config) (err error) {
 		n.store.Close()
 		return fmt.Errorf("controller snapshots %s: %w", dir, err)
 	}
-	n.trans, err = raft.NewTCPTransportWithLogger(n.self.RaftAddr, nil, raftMaxPool, raftIOTimeout, logger)
+	n.trans, err = n.raftTransport(cfg, logger)
 	if err != nil {
 		n.store.Close()
 		return fmt.Errorf("controller raft port %s (peer port + controllerRaftPortOffset): %w", n.self.RaftAddr, err)
