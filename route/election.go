@@ -84,8 +84,12 @@ type managedSet struct {
 // and QUERY_DATA_VERSION sends it to register again, where the fence
 // refuses it), and the elected master's address becomes id 0, moved from
 // its slave id when it registered as a slave (the set's queue data is by
-// broker name, so routes serve it at once). An election older than or equal
-// to the last one applied for the set changes nothing. It sends no
+// broker name, so routes serve it at once; one that never registered here
+// gets a live entry of the default broker timeout, liveUntilRegistered). An
+// election older than or equal to the last one applied for the set changes
+// nothing, unless it carries another Identity (the controller's record of
+// the set was created again, its epochs restarted: the old record goes);
+// one more than Config.MaxElectionEpochJump above it is refused. It sends no
 // NOTIFY_MIN_BROKER_ID_CHANGE: the controller tells the members itself.
 func (m *Manager) ApplyElection(e Election) (ElectionOutcome, error) {
 	if e.BrokerName == "" {
