@@ -55,7 +55,7 @@ func (s *State) applyBrokerID(e ApplyBrokerIDEvent) {
 			Brokers: map[int64]Replica{}}
 		s.replicas[e.BrokerName] = r
 		s.syncStates[e.BrokerName] = &SyncStateInfo{ClusterName: e.ClusterName, BrokerName: e.BrokerName,
-			SyncStateSet: []int64{}}
+			SyncStateSet: []int64{}, Identity: e.Identity}
 	} else if _, held := r.Brokers[e.NewBrokerID]; held {
 		return
 	}

@@ -12,6 +12,9 @@ type Election struct {
 	MasterAddr     string
 	MasterBrokerID int64 // the master's controller id; 0 with no master
 	MasterEpoch    int32
+	// Identity is the set record's (SyncStateInfo.Identity): a NameServer
+	// seeing a new one drops its fence of the set, whose epochs restarted.
+	Identity string
 }
 
 // Election returns the set's last election, false when the set does not
@@ -21,7 +24,7 @@ func (s *State) Election(brokerName string) (Election, bool) {
 	if !ok || ss.MasterEpoch == 0 {
 		return Election{}, false
 	}
-	e := Election{ClusterName: r.ClusterName, BrokerName: brokerName, MasterEpoch: ss.MasterEpoch}
+	e := Election{ClusterName: r.ClusterName, BrokerName: brokerName, MasterEpoch: ss.MasterEpoch, Identity: ss.Identity}
 	if ss.HasMaster {
 		if addr, member := r.Address(ss.MasterBrokerID); member {
 			e.MasterAddr, e.MasterBrokerID = addr, ss.MasterBrokerID

@@ -33,6 +33,11 @@ type ApplyBrokerIDEvent struct {
 	BrokerAddress     string `json:"brokerAddress"`
 	RegisterCheckCode string `json:"registerCheckCode"`
 	NewBrokerID       int64  `json:"newBrokerId"`
+	// Identity is the set's identity when this event creates it (ours;
+	// random, drawn by the leader that proposed it, so every node applies
+	// the same): see SyncStateInfo.Identity. Ignored for a set that exists;
+	// entries written before it have none.
+	Identity string `json:"identity,omitempty"`
 }
 
 // ElectMasterEvent records an election: a new master (masterEpoch+1, the

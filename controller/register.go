@@ -35,6 +35,7 @@ func (s *State) ApplyBrokerID(req *wire.ApplyBrokerIDRequest) *Result[wire.Apply
 				"Broker-set: %s hasn't been registered in controller, but broker try to apply brokerId: %d",
 				req.BrokerName, req.AppliedBrokerID))
 		}
+		ev.Identity = newSetIdentity()
 		res.Events = []Event{ev}
 		return res
 	}

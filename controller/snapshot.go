@@ -40,6 +40,7 @@ type snapshotSyncState struct {
 	MasterEpoch       int32   `json:"masterEpoch"`
 	SyncStateSetEpoch int32   `json:"syncStateSetEpoch"`
 	SyncStateSet      []int64 `json:"syncStateSet"`
+	Identity          string  `json:"identity,omitempty"`
 }
 
 // Snapshot encodes the whole state (versioned JSON); it backs the Raft FSM's
@@ -59,7 +60,7 @@ func (s *State) Snapshot() ([]byte, error) {
 		ss := s.syncStates[name]
 		f.SyncStates = append(f.SyncStates, snapshotSyncState{ClusterName: ss.ClusterName, BrokerName: ss.BrokerName,
 			MasterBrokerID: ss.master(), MasterEpoch: ss.MasterEpoch, SyncStateSetEpoch: ss.SyncStateSetEpoch,
-			SyncStateSet: ss.SyncStateSet})
+			SyncStateSet: ss.SyncStateSet, Identity: ss.Identity})
 	}
 	b, err := json.Marshal(&f)
 	if err != nil {
@@ -89,7 +90,7 @@ func (s *State) Restore(b []byte) error {
 	}
 	for _, sss := range f.SyncStates {
 		ss := &SyncStateInfo{ClusterName: sss.ClusterName, BrokerName: sss.BrokerName, MasterEpoch: sss.MasterEpoch,
-			SyncStateSetEpoch: sss.SyncStateSetEpoch, SyncStateSet: wire.SortedIDs(sss.SyncStateSet)}
+			SyncStateSetEpoch: sss.SyncStateSetEpoch, SyncStateSet: wire.SortedIDs(sss.SyncStateSet), Identity: sss.Identity}
 		if ss.SyncStateSet == nil {
 			ss.SyncStateSet = []int64{}
 		}

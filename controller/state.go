@@ -53,6 +53,13 @@ type SyncStateInfo struct {
 	SyncStateSetEpoch int32
 	// SyncStateSet is ascending, without repeats.
 	SyncStateSet []int64
+	// Identity names this record of the set: random, drawn when the set is
+	// created in the store and kept in it (log and snapshots). A store
+	// created again (the group's stores wiped), or the set cleaned and
+	// created again, counts masterEpoch from 1 under a new identity, which
+	// tells the NameServers to drop their fence of the old record. "" for a
+	// set created before identities.
+	Identity string
 }
 
 func (s *SyncStateInfo) clone() *SyncStateInfo {

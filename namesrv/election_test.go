@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/gonamesrv/gonamesrv/controller/wire"
+	"github.com/gonamesrv/gonamesrv/internal/aclsign"
 	"github.com/gonamesrv/gonamesrv/internal/nstest"
 	"github.com/gonamesrv/gonamesrv/namesrv/config"
 	"github.com/gonamesrv/gonamesrv/namesrv/metrics"
@@ -36,6 +37,9 @@ func counterOf(t *testing.T, s *testServer, name, label string) float64 {
 	return 0
 }
 
+// testControllerAddr lists the host the tests' clients connect from.
+const testControllerAddr = "127.0.0.1:9878"
+
 func electionNotice(b nstest.Broker, masterAddr string, epoch string) *remoting.Command {
 	return remoting.NewRequest(wire.CodeNotifyNamesrvMasterElected, map[string]string{"clusterName": b.Cluster,
 		"brokerName": b.Name, "masterAddress": masterAddr, "masterBrokerId": "2", "masterEpoch": epoch}, nil)
@@ -46,7 +50,7 @@ func electionNotice(b nstest.Broker, masterAddr string, epoch string) *remoting.
 // with a remark and counted; the elected one on the new epoch is admitted.
 func TestElectionNoticeMovesTheRouteAndFencesTheOldMaster(t *testing.T) {
 	for _, fencing := range []bool{true, false} {
-		s := startServer(t, func(cfg *config.Config) { cfg.ControllerFencing = fencing })
+		s := startServer(t, func(cfg *config.Config) { cfg.ControllerFencing, cfg.ControllerAddr = fencing, testControllerAddr })
 		master, slave := nstest.BrokerAMaster, nstest.BrokerASlave
 		master.Version.StateVersion, slave.Version.StateVersion = 1, 1
 		nstest.Register(t, s.client, master)
@@ -90,33 +94,46 @@ func TestElectionNoticeMovesTheRouteAndFencesTheOldMaster(t *testing.T) {
 }
 
 func TestElectionNoticeWithoutItsFieldsIsRefused(t *testing.T) {
-	s := startServer(t, nil)
+	s := startServer(t, func(cfg *config.Config) { cfg.ControllerAddr = testControllerAddr })
 	req := remoting.NewRequest(wire.CodeNotifyNamesrvMasterElected, map[string]string{"brokerName": "b"}, nil)
 	nstest.MustCode(t, nstest.Invoke(t, s.client, req), remoting.SYSTEM_ERROR)
 	long := electionNotice(nstest.Broker{Cluster: "c", Name: strings.Repeat("n", route.MaxNameLength+1)}, "", "1")
 	nstest.MustCode(t, nstest.Invoke(t, s.client, long), remoting.SYSTEM_ERROR)
 }
 
-// With ACL on, the notice is broker control: unsigned, it is refused unless
-// the controller's address is in globalWhiteRemoteAddresses.
-func TestElectionNoticeUnderACLNeedsTheWhiteList(t *testing.T) {
-	for _, white := range []bool{false, true} {
-		accounts := aclAccounts
-		if white {
-			accounts = "globalWhiteRemoteAddresses:\n  - 127.0.0.1\n" + accounts
-		}
+// With ACL on, the notice from a controllerAddr host must be signed by an
+// admin account: unsigned, it is refused even from a
+// globalWhiteRemoteAddresses address (which admits unsigned broker
+// control); signed by the admin, it is applied.
+func TestElectionNoticeUnderACLNeedsAnAdminSignature(t *testing.T) {
+	for _, signed := range []bool{false, true} {
+		accounts := "globalWhiteRemoteAddresses:\n  - 127.0.0.1\n" + aclAccounts
 		file := filepath.Join(t.TempDir(), "plain_acl.yml")
 		if err := os.WriteFile(file, []byte(accounts), 0o600); err != nil {
 			t.Fatal(err)
 		}
-		s := startServer(t, func(cfg *config.Config) { cfg.AclEnable, cfg.AclFile = true, file })
-		resp := nstest.Invoke(t, s.client, electionNotice(nstest.BrokerAMaster, nstest.BrokerASlave.Addr, "2"))
-		want := map[bool]int32{false: remoting.NO_PERMISSION, true: remoting.SUCCESS}[white]
-		if resp.Code != want {
-			t.Fatalf("white-listed %v: code %d %q, want %d", white, resp.Code, resp.Remark, want)
+		s := startServer(t, func(cfg *config.Config) {
+			cfg.AclEnable, cfg.AclFile, cfg.ControllerAddr = true, file, testControllerAddr
+		})
+		client := s.client
+		if signed {
+			admin := aclsign.Credentials{AccessKey: "adminKey1", SecretKey: "adminSecret1"}
+			client = remoting.NewClient(s.addr(), remoting.ClientConfig{Sign: aclsign.Signer(admin)})
+			t.Cleanup(func() { _ = client.Close() })
 		}
-		if epoch, _, known := s.ns.routes.ManagedEpoch(nstest.BrokerAMaster.Name); known != white || (white && epoch != 2) {
-			t.Fatalf("white-listed %v: the set's election recorded %v (epoch %d)", white, known, epoch)
+		resp := nstest.Invoke(t, client, electionNotice(nstest.BrokerAMaster, nstest.BrokerASlave.Addr, "2"))
+		want := map[bool]int32{false: remoting.NO_PERMISSION, true: remoting.SUCCESS}[signed]
+		if resp.Code != want {
+			t.Fatalf("signed %v: code %d %q, want %d", signed, resp.Code, resp.Remark, want)
+		}
+		if !signed && !strings.Contains(resp.Remark, "admin account") {
+			t.Fatalf("remark %q", resp.Remark)
+		}
+		if epoch, _, known := s.ns.routes.ManagedEpoch(nstest.BrokerAMaster.Name); known != signed || (signed && epoch != 2) {
+			t.Fatalf("signed %v: the set's election recorded %v (epoch %d)", signed, known, epoch)
+		}
+		if got := counterOf(t, s, "rocketmq_namesrv_controller_election_notices_refused_total", metrics.NoticeNotAdmin); got != map[bool]float64{false: 1, true: 0}[signed] {
+			t.Fatalf("signed %v: not_admin refusals %v", signed, got)
 		}
 	}
 }

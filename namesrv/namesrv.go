@@ -34,6 +34,9 @@ type NameServer struct {
 	eviction   *evictionJob
 	notifier   *notifier
 	acl        *acl.Checker
+	// controllers are controllerAddr's hosts, the only senders of
+	// election notices taken (controller_hosts.go).
+	controllers *controllerHosts
 	// routeReadGuarded says route reads are checked (aclEnable): the fast
 	// path then answers only those fastRouteAdmitted admits.
 	routeReadGuarded bool
@@ -81,14 +84,15 @@ func New(settings *config.Settings, log *logrus.Entry) (*NameServer, error) {
 		return nil, fmt.Errorf("namesrv: acl: %w", err)
 	}
 	ns := &NameServer{
-		settings:  settings,
-		log:       log,
-		routes:    route.NewManager(withLog(routeConfig(cfg), log.WithField("component", "route"))),
-		kv:        kv,
-		acl:       checker,
-		brokers:   newBrokerConns(),
-		startedAt: time.Now(),
-		clock:     monotime.New(),
+		settings:    settings,
+		log:         log,
+		routes:      route.NewManager(withLog(routeConfig(cfg), log.WithField("component", "route"))),
+		kv:          kv,
+		acl:         checker,
+		controllers: newControllerHosts(cfg.ControllerAddr, log.WithField("component", "election")),
+		brokers:     newBrokerConns(),
+		startedAt:   time.Now(),
+		clock:       monotime.New(),
 
 		gracefulWait: gracefulWaitOf(cfg, log),
 		warmUp:       time.Duration(cfg.ReadinessWarmUpMillis) * time.Millisecond,
@@ -206,6 +210,7 @@ func routeConfig(cfg *config.Config) route.Config {
 		DeleteTopicWithBrokerRegistration: cfg.DeleteTopicWithBrokerRegistration,
 		NotifyMinBrokerIdChanged:          cfg.NotifyMinBrokerIdChanged,
 		ControllerFencing:                 cfg.ControllerFencing,
-		DefaultHeartbeatTimeout:           120 * time.Second,
+		MaxElectionEpochJump:              cfg.ControllerMaxEpochJump,
+		DefaultHeartbeatTimeout:           time.Duration(cfg.BrokerChannelExpiredTime) * time.Millisecond,
 	}
 }

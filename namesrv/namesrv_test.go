@@ -147,9 +147,10 @@ func waitForValue[T any](t *testing.T, ch <-chan T, what string) T {
 func TestRouteConfig(t *testing.T) {
 	cfg := config.Default()
 	cfg.SupportActingMaster, cfg.DeleteTopicWithBrokerRegistration, cfg.NotifyMinBrokerIdChanged = true, true, true
+	cfg.BrokerChannelExpiredTime, cfg.ControllerMaxEpochJump = 7000, 50
 	got := routeConfig(cfg)
 	want := route.Config{SupportActingMaster: true, DeleteTopicWithBrokerRegistration: true,
-		NotifyMinBrokerIdChanged: true, DefaultHeartbeatTimeout: 120 * time.Second, ControllerFencing: true}
+		NotifyMinBrokerIdChanged: true, DefaultHeartbeatTimeout: 7 * time.Second, ControllerFencing: true, MaxElectionEpochJump: 50}
 	if got != want {
 		t.Fatalf("route config %+v, want %+v", got, want)
 	}

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"maps"
+	"time"
 
 	log "github.com/sirupsen/logrus"
 )
@@ -21,6 +22,18 @@ type Election struct {
 	// Epoch is the controller's masterEpoch after this election: the
 	// stateVersion the master registers with.
 	Epoch int64
+	// Identity names the set's record in the controller's store (random,
+	// created with the record): a new one means the record was created
+	// again (the group's stores wiped, or the set cleaned) and its epochs
+	// count from 1 again, so the last election recorded here for another
+	// identity fences nothing. "" (a controller without identities) keeps
+	// the epoch rule alone.
+	Identity string
+	// Now is when the election is applied here: a master it puts at id 0
+	// that has no live entry gets one from Now, for the default broker
+	// timeout (Config.DefaultHeartbeatTimeout), so it leaves the route
+	// unless it registers.
+	Now time.Time
 }
 
 // ElectionOutcome says what ApplyElection did.
@@ -43,15 +56,25 @@ type ElectionOutcome struct {
 // (a notice names any set; the record outlives the set's brokers).
 const MaxManagedSets = 100_000
 
+// MaxElectionIdentityLength bounds Election.Identity, which every managed
+// set keeps: the controller writes 32 hex digits.
+const MaxElectionIdentityLength = 64
+
 // ErrFencedByController refuses a registration as broker id 0 that the
 // controller's last election for its set rules out (see fenceRegistration).
 var ErrFencedByController = errors.New("route: fenced by the controller's election")
+
+// ErrElectionEpochJump refuses an election whose epoch is more than
+// Config.MaxElectionEpochJump above the last one applied for its set (same
+// identity): epochs grow by one per election.
+var ErrElectionEpochJump = errors.New("route: masterEpoch jumps too far above the set's last election")
 
 // managedSet is the last election applied for a set: writer-only, it fences
 // the set's registrations as id 0 while Config.ControllerFencing is on.
 type managedSet struct {
 	masterAddr string
 	epoch      int64
+	identity   string // Election.Identity of the election recorded ("" none)
 }
 
 // ApplyElection makes the route follow an election at once, without waiting
@@ -61,8 +84,12 @@ type managedSet struct {
 // and QUERY_DATA_VERSION sends it to register again, where the fence
 // refuses it), and the elected master's address becomes id 0, moved from
 // its slave id when it registered as a slave (the set's queue data is by
-// broker name, so routes serve it at once). An election older than or equal
-// to the last one applied for the set changes nothing. It sends no
+// broker name, so routes serve it at once; one that never registered here
+// gets a live entry of the default broker timeout, liveUntilRegistered). An
+// election older than or equal to the last one applied for the set changes
+// nothing, unless it carries another Identity (the controller's record of
+// the set was created again, its epochs restarted: the old record goes);
+// one more than Config.MaxElectionEpochJump above it is refused. It sends no
 // NOTIFY_MIN_BROKER_ID_CHANGE: the controller tells the members itself.
 func (m *Manager) ApplyElection(e Election) (ElectionOutcome, error) {
 	if e.BrokerName == "" {
@@ -71,21 +98,38 @@ func (m *Manager) ApplyElection(e Election) (ElectionOutcome, error) {
 	if err := CheckBrokerIdentity(e.Cluster, e.BrokerName, e.MasterAddr); err != nil {
 		return ElectionOutcome{}, fmt.Errorf("election for %s: %w", truncateForLog(e.BrokerName), err)
 	}
+	if len(e.Identity) > MaxElectionIdentityLength {
+		return ElectionOutcome{}, fmt.Errorf("election for %s: identity of %d bytes: %w (at most %d)",
+			truncateForLog(e.BrokerName), len(e.Identity), ErrLimitExceeded, MaxElectionIdentityLength)
+	}
 	m.mu.Lock()
 	defer m.unlock()
 	prev, known := m.managed[e.BrokerName]
+	recreated := known && e.Identity != "" && e.Identity != prev.identity
+	if recreated {
+		// The set's record was created again: its epochs restarted, and the
+		// old fence would refuse the new master until a restart.
+		m.logLater(log.WarnLevel, log.Fields{"brokerName": e.BrokerName, "identity": e.Identity, "previousIdentity": prev.identity,
+			"masterEpoch": e.Epoch, "previousMasterEpoch": prev.epoch},
+			"controller election under a new group identity: the set's record was recreated, its old fence dropped")
+		known = false
+	}
 	if known && e.Epoch <= prev.epoch {
 		return ElectionOutcome{}, nil
 	}
-	if !known && len(m.managed) >= MaxManagedSets {
+	if jump := m.current.Load().cfg.MaxElectionEpochJump; known && jump > 0 && e.Epoch-prev.epoch > jump {
+		return ElectionOutcome{}, fmt.Errorf("election for %s: %w: masterEpoch %d, last %d, bound %d",
+			truncateForLog(e.BrokerName), ErrElectionEpochJump, e.Epoch, prev.epoch, jump)
+	}
+	if _, recorded := m.managed[e.BrokerName]; !recorded && len(m.managed) >= MaxManagedSets {
 		return ElectionOutcome{}, fmt.Errorf("election for %s: %w: %d broker sets recorded", e.BrokerName, ErrLimitExceeded, MaxManagedSets)
 	}
-	m.managed[e.BrokerName] = managedSet{masterAddr: e.MasterAddr, epoch: e.Epoch}
+	m.managed[e.BrokerName] = managedSet{masterAddr: e.MasterAddr, epoch: e.Epoch, identity: e.Identity}
 	t := m.begin()
 	outcome := m.followElection(t, e)
 	t.commit()
 	m.logLater(log.InfoLevel, log.Fields{"cluster": e.Cluster, "brokerName": e.BrokerName, "masterAddr": e.MasterAddr,
-		"masterEpoch": e.Epoch, "removed": outcome.Removed, "moved": outcome.Moved, "added": outcome.Added,
+		"masterEpoch": e.Epoch, "identity": e.Identity, "removed": outcome.Removed, "moved": outcome.Moved, "added": outcome.Added,
 		"unknownSet": outcome.Unknown}, "route follows the controller's election")
 	return outcome, nil
 }
@@ -130,6 +174,7 @@ func (m *Manager) followElection(t *txn, e Election) ElectionOutcome {
 	}
 	addrs[MasterID] = e.MasterAddr
 	t.publishGroup(e.BrokerName, group, group.data, addrs)
+	m.liveUntilRegistered(t, brokerAddrInfo{cluster: cluster, addr: e.MasterAddr}, e.BrokerName, e.Now)
 	return outcome
 }
 
@@ -155,7 +200,9 @@ func (m *Manager) fenceRegistration(req *RegisterBrokerRequest, dv DataVersion) 
 		return fmt.Errorf("%w: masterEpoch %d of %s elected %q, not this address",
 			ErrFencedByController, set.epoch, req.BrokerName, set.masterAddr)
 	case dv.StateVersion > set.epoch:
-		m.managed[req.BrokerName] = managedSet{masterAddr: req.BrokerAddr, epoch: dv.StateVersion}
+		// The same record of the controller's store: its identity stays, so
+		// a late notice of that record is not taken for a recreated one.
+		m.managed[req.BrokerName] = managedSet{masterAddr: req.BrokerAddr, epoch: dv.StateVersion, identity: set.identity}
 		m.logLater(log.InfoLevel, log.Fields{"brokerName": req.BrokerName, "brokerAddr": req.BrokerAddr,
 			"stateVersion": dv.StateVersion, "lastElectionEpoch": set.epoch},
 			"master registered with a newer masterEpoch than the last election seen here: taken as the controller's")

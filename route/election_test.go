@@ -22,7 +22,7 @@ func electionSet(t *testing.T, fencing bool) (*Manager, brokerInfo, brokerInfo, 
 
 func applyElection(t *testing.T, m *Manager, b brokerInfo, addr string, epoch int64) ElectionOutcome {
 	t.Helper()
-	outcome, err := m.ApplyElection(Election{Cluster: b.cluster, BrokerName: b.name, MasterAddr: addr, Epoch: epoch})
+	outcome, err := m.ApplyElection(Election{Cluster: b.cluster, BrokerName: b.name, MasterAddr: addr, Epoch: epoch, Now: testNow})
 	if err != nil {
 		t.Fatalf("ApplyElection: %v", err)
 	}

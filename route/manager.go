@@ -40,13 +40,20 @@ type Config struct {
 	// the NOTIFY_MIN_BROKER_ID_CHANGE messages of 4.11 for the daemon to send.
 	NotifyMinBrokerIdChanged bool
 	// DefaultHeartbeatTimeout applies to brokers that register without
-	// heartbeatTimeoutMillis; zero or less means DefaultHeartbeatTimeout.
+	// heartbeatTimeoutMillis, and to a master an election put at id 0
+	// before it registered here (the NameServer's brokerChannelExpiredTime);
+	// zero or less means DefaultHeartbeatTimeout.
 	DefaultHeartbeatTimeout time.Duration
 	// ControllerFencing fences the registrations as broker id 0 of a set
 	// whose controller election this NameServer applied (ApplyElection,
 	// fenceRegistration); off, every set keeps Java's rule (the larger
 	// stateVersion wins), for mixed deployments with Java NameServers.
 	ControllerFencing bool
+	// MaxElectionEpochJump bounds how far an election's epoch may be
+	// above the last one applied for its set under the same identity
+	// (ApplyElection refuses it, ErrElectionEpochJump); 0: no bound. With
+	// no record, or a new identity, any epoch is taken.
+	MaxElectionEpochJump int64
 	// Log receives the manager's lines (brokers registered, unregistered,
 	// expired; requests ignored), written after the writer lock is
 	// released. NewManager reads it (nil: logrus's standard logger);

@@ -28,9 +28,17 @@ type controllerGroup struct {
 
 func startControllerGroup(t *testing.T, size int, extra ...string) *controllerGroup {
 	t.Helper()
-	g := &controllerGroup{store: t.TempDir()}
-	var peers []string
-	g.addrs, peers = groupPeers(t, size)
+	addrs, peers := groupPeers(t, size)
+	return startControllerGroupAt(t, addrs, peers, extra...)
+}
+
+// startControllerGroupAt is startControllerGroup on addresses groupPeers
+// picked before: the NameServers its leader notifies list them in
+// controllerAddr, and start first.
+func startControllerGroupAt(t *testing.T, addrs, peers []string, extra ...string) *controllerGroup {
+	t.Helper()
+	size := len(addrs)
+	g := &controllerGroup{store: t.TempDir(), addrs: addrs}
 	for i := range size {
 		args := append([]string{"-controllerDLegerGroup", "e2e", "-controllerDLegerPeers", strings.Join(peers, ";"),
 			"-controllerDLegerSelfId", fmt.Sprintf("n%d", i), "-controllerStorePath", g.store, "-httpListenPort", "-1",

@@ -137,8 +137,9 @@ func controllerIDOf(t *testing.T, p *process) int64 {
 // the next master and each broker is killed once; asserted is what the
 // heartbeats' timing cannot upset: at least two different masters.
 func TestBrokersRotateThroughFailovers(t *testing.T) {
-	ns := startNamesrv(t)
-	ctl := startControllerGroup(t, 3, "-namesrvAddr", ns.Addr)
+	ctlAddrs, peers := groupPeers(t, 3)
+	ns := startNamesrv(t, "-controllerAddr", strings.Join(ctlAddrs, ";"))
+	ctl := startControllerGroupAt(t, ctlAddrs, peers, "-namesrvAddr", ns.Addr)
 	ctl.leader(t, 30*time.Second)
 	const cluster, set = "ctl-cluster", "ctl-rotate"
 	conf := electionBrokerConf(ctl.addrs, 500*time.Millisecond)

@@ -327,10 +327,12 @@ func TestRoutesFollowEmbeddedControllerElections(t *testing.T) {
 // notice alone, and the Apache Go client, reading it, sends a topic
 // deletion to the new master.
 func TestRoutesFollowStandaloneControllerNotices(t *testing.T) {
-	nsA, nsB := startNamesrvHTTP(t), startNamesrvHTTP(t)
+	ctlAddrs, peers := groupPeers(t, 3)
+	nsA := startNamesrvHTTP(t, "-controllerAddr", strings.Join(ctlAddrs, ";"))
+	nsB := startNamesrvHTTP(t, "-controllerAddr", strings.Join(ctlAddrs, ";"))
 	unknowing := freePort(t)
 	unknowingAddr := net.JoinHostPort("127.0.0.1", strconv.Itoa(unknowing))
-	ctl := startControllerGroup(t, 3, "-namesrvAddr", nsA.Addr+";"+nsB.Addr+";"+unknowingAddr,
+	ctl := startControllerGroupAt(t, ctlAddrs, peers, "-namesrvAddr", nsA.Addr+";"+nsB.Addr+";"+unknowingAddr,
 		"-notifyBrokerRoleChanged=false")
 	ctl.leader(t, 30*time.Second)
 	const cluster, set = "ctl-cluster", "ctl-standalone"

@@ -77,7 +77,8 @@ func followElections(n *node.Node, ns *namesrv.NameServer, log *logrus.Entry) fu
 	go func() {
 		defer close(stopped)
 		box.Serve(done, func(e controller.Election) {
-			re := route.Election{Cluster: e.ClusterName, BrokerName: e.BrokerName, MasterAddr: e.MasterAddr, Epoch: int64(e.MasterEpoch)}
+			re := route.Election{Cluster: e.ClusterName, BrokerName: e.BrokerName, MasterAddr: e.MasterAddr, Epoch: int64(e.MasterEpoch),
+				Identity: e.Identity}
 			if err := ns.ApplyElection(re, metrics.ElectionEmbedded); err != nil {
 				log.WithError(err).WithField("brokerName", e.BrokerName).Warn("election not applied to the route")
 			}

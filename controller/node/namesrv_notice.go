@@ -133,7 +133,7 @@ func (t *namesrvNotifier) run(target *namesrvTarget) {
 
 func (t *namesrvNotifier) send(target *namesrvTarget, e controller.Election) {
 	h := wire.NotifyNamesrvMasterElectedRequest{ClusterName: e.ClusterName, BrokerName: e.BrokerName,
-		MasterAddress: e.MasterAddr, MasterBrokerID: e.MasterBrokerID, MasterEpoch: e.MasterEpoch}
+		MasterAddress: e.MasterAddr, MasterBrokerID: e.MasterBrokerID, MasterEpoch: e.MasterEpoch, Identity: e.Identity}
 	ctx, cancel := context.WithTimeout(context.Background(), namesrvNoticeTimeout)
 	defer cancel()
 	resp, err := target.client.Invoke(ctx, remoting.NewRequest(wire.CodeNotifyNamesrvMasterElected, remoting.EncodeHeader(&h), nil))

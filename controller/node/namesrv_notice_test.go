@@ -25,6 +25,7 @@ func startNamesrv(t *testing.T) string {
 	cfg := nsconfig.Default()
 	cfg.BindAddress, cfg.ListenPort, cfg.HTTPListenPort = "127.0.0.1", 0, -1
 	cfg.KvConfigPath, cfg.ConfigStorePath = t.TempDir()+"/kv.json", t.TempDir()+"/namesrv.properties"
+	cfg.ControllerAddr = "127.0.0.1:9878" // the notices come from this host
 	log := testlog.Warnings()
 	ns, err := namesrv.New(nsconfig.NewSettings(cfg, log), log)
 	if err != nil {

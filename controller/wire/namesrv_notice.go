@@ -9,12 +9,16 @@ package wire
 const CodeNotifyNamesrvMasterElected int32 = 5001
 
 // NotifyNamesrvMasterElectedRequest is that notice's header: the set, its
-// elected master ("" when the election found none) and the masterEpoch the
-// master registers with as stateVersion.
+// elected master ("" when the election found none), the masterEpoch the
+// master registers with as stateVersion, and the identity of the set's
+// record in the controller's store (absent from controllers without
+// identities, and for sets created before them): a new one tells the
+// NameServer the record was created again and its epochs restarted.
 type NotifyNamesrvMasterElectedRequest struct {
 	ClusterName    string `rmq:"clusterName,required"`
 	BrokerName     string `rmq:"brokerName,required"`
 	MasterAddress  string `rmq:"masterAddress"`
 	MasterBrokerID int64  `rmq:"masterBrokerId"`
 	MasterEpoch    int32  `rmq:"masterEpoch,required"`
+	Identity       string `rmq:"identity,omitempty"`
 }

@@ -66,6 +66,8 @@ var bounds = map[string]bound{
 	"requestMemoryPerStranger":             {0, 1 << 40},
 	"largeFrameStallTimeoutMillis":         {100, 3_600_000},
 	"largeFrameMinBytesPerSecond":          {0, gib},
+	"brokerChannelExpiredTime":             {1000, 86_400_000}, // ms: a day
+	"controllerMaxEpochJump":               {1, 1<<31 - 1},     // a masterEpoch is an int32
 }
 
 // Bounds returns the range of a numeric setting and whether it has one.

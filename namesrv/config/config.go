@@ -118,6 +118,20 @@ type Config struct {
 	// false keeps Java's rule for every set (mixed Java deployments). Go
 	// addition.
 	ControllerFencing bool `prop:"controllerFencing" ext:"true"`
+	// ControllerAddr is the `;`-separated host:port list of the controllers
+	// (Java's broker key of that name): election notices (code 5001) are
+	// accepted only from these hosts; empty refuses every notice
+	// (controller_hosts.go in package namesrv).
+	ControllerAddr string `prop:"controllerAddr" ext:"true"`
+	// ControllerMaxEpochJump is how far above the set's last applied
+	// masterEpoch (of the same group identity) a notice's may be; past it
+	// the notice is refused (route.Config.MaxElectionEpochJump). Go addition.
+	ControllerMaxEpochJump int64 `prop:"controllerMaxEpochJump" ext:"true"`
+	// BrokerChannelExpiredTime (Java's constant of that name, a key here)
+	// is the broker timeout, ms, of route entries no registration gave a
+	// timeout to: registrations without heartbeatTimeoutMillis, and a master
+	// an election put at id 0 before it registered here.
+	BrokerChannelExpiredTime int64 `prop:"brokerChannelExpiredTime" ext:"true"`
 	// MaxConnections caps the open connections; past it a new one is closed
 	// at once and counted. Go addition.
 	MaxConnections int `prop:"maxConnections" ext:"true"`
@@ -301,6 +315,17 @@ const (
 	DefaultHTTPHeavyViewMemoryLimit  = 64 << 20
 	DefaultTLSHandshakeMaxConcurrent = 256
 	DefaultTLSHandshakeTimeoutMillis = 10_000
+	// DefaultBrokerChannelExpiredTime is brokerChannelExpiredTime's
+	// default, Java's DEFAULT_BROKER_CHANNEL_EXPIRED_TIME (120 s).
+	DefaultBrokerChannelExpiredTime = 120_000
+	// DefaultControllerMaxEpochJump is controllerMaxEpochJump's default:
+	// a masterEpoch grows by one per election, won or failed, so a
+	// NameServer cut off from the controller for a long outage of a
+	// flapping set misses a few hundred at most, while a notice of
+	// 2147483647 would need 214,748 accepted notices. A legitimate notice
+	// refused for it only waits for the master's registration (its newer
+	// stateVersion is taken as the set's election).
+	DefaultControllerMaxEpochJump = 10_000
 	// DefaultReadinessWarmUpMillis is readinessWarmUpMillis' default: one
 	// broker registration period (Java's registerNameServerPeriod).
 	DefaultReadinessWarmUpMillis = 30_000
@@ -371,6 +396,8 @@ func Default() *Config {
 
 		MaxFrameSize:                    DefaultMaxFrameSize,
 		ControllerFencing:               true,
+		ControllerMaxEpochJump:          DefaultControllerMaxEpochJump,
+		BrokerChannelExpiredTime:        DefaultBrokerChannelExpiredTime,
 		RequestMemoryLimit:              DefaultRequestMemoryLimit,
 		MinBrokerHeartbeatTimeoutMillis: DefaultMinBrokerHeartbeatTimeoutMillis,
 		MaxBrokerHeartbeatTimeoutMillis: DefaultMaxBrokerHeartbeatTimeoutMillis,
@@ -429,6 +456,9 @@ func (c *Config) Validate() error {
 		return &KeyError{Key: "logLevel", Reason: err.Error()}
 	}
 	if err := c.checkAddressServerList(); err != nil {
+		return err
+	}
+	if err := checkAddrList("controllerAddr", c.ControllerAddr); err != nil {
 		return err
 	}
 	return c.checkChoices()

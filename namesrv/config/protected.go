@@ -34,6 +34,9 @@ var ProtectedKeys = []string{
 	"requestMemoryBrokerHeadroom", "requestMemoryPerConnection", "requestMemoryPerStranger",
 	"largeFrameStallTimeoutMillis", "largeFrameMinBytesPerSecond",
 	"controllerFencing", // off, a stale master could take its set's id 0 back
+	// who may move routes by election notice, how far, and how long an
+	// address so put at id 0 stays without registering
+	"controllerAddr", "controllerMaxEpochJump", "brokerChannelExpiredTime",
 }
 
 // protectedPrefixes protect whole families: every TLS key, including the

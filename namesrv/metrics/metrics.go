@@ -96,6 +96,7 @@ type Metrics struct {
 	configUpdates   map[string]prometheus.Counter
 	refusals        map[string]prometheus.Counter // registrations refused or ignored, by reason
 	elections       map[string]prometheus.Counter // controller elections the route followed, by source
+	noticeRefusals  map[string]prometheus.Counter // election notices refused, by reason
 	idConflicts     map[string]prometheus.Counter // registrations for a broker id another live address held, by outcome
 }
 

@@ -97,6 +97,9 @@ func (m *Metrics) registerWired(f factory, src Sources) {
 	m.elections = f.counterSet("controller_elections_applied_total",
 		"Controller elections the route followed at once (the old master out, the new one at broker id 0), by source: embedded (the controller node of this process applied it), notice (a standalone controller's leader sent it). Repeats and older epochs are not counted.",
 		"source", ElectionEmbedded, ElectionNotice)
+	m.noticeRefusals = f.counterSet("controller_election_notices_refused_total",
+		"Election notices (code 5001) refused, by reason: not_controller (the sender's IP is not a host of controllerAddr, or controllerAddr is empty), not_admin (aclEnable: not signed by an admin account), epoch_jump (masterEpoch more than controllerMaxEpochJump above the set's last), invalid (a field missing or out of bounds).",
+		"reason", NoticeNotController, NoticeNotAdmin, NoticeEpochJump, NoticeInvalid)
 	m.idConflicts = f.counterSet("broker_id_conflicts_total",
 		"REGISTER_BROKER requests for a broker id another live address held, by outcome: taken_over (stateVersion not older than the holder's), ignored_stale_version (older: answered 0 without masterAddr, as Java does).",
 		"outcome", ConflictTakenOver, ConflictIgnored)
@@ -134,6 +137,23 @@ const (
 // Election sources.
 func (m *Metrics) ElectionApplied(source string) {
 	if c, ok := m.elections[source]; ok {
+		c.Inc()
+	}
+}
+
+// Election notice refusal reasons (the "reason" label of
+// controller_election_notices_refused_total).
+const (
+	NoticeNotController = "not_controller" // the sender is not a host of controllerAddr (or it is empty)
+	NoticeNotAdmin      = "not_admin"      // aclEnable: not signed by an admin account
+	NoticeEpochJump     = "epoch_jump"     // masterEpoch past controllerMaxEpochJump above the set's last
+	NoticeInvalid       = "invalid"        // a field missing or out of bounds
+)
+
+// NoticeRefused counts an election notice refused, for one of the Notice
+// reasons.
+func (m *Metrics) NoticeRefused(reason string) {
+	if c, ok := m.noticeRefusals[reason]; ok {
 		c.Inc()
 	}
 }

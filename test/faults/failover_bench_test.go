@@ -116,8 +116,9 @@ func (s *failoverSet) startBrokers(hosts []string, prefixes [][]string) {
 func startStandaloneSet(t *testing.T, name, ctlHost string, ctlPrefix []string, nsHost string) *failoverSet {
 	t.Helper()
 	s := &failoverSet{t: t, cluster: "FailoverCluster", name: name}
-	s.nameServers = []*proc{startNamesrv(t, nsOptions{host: nsHost})}
 	args, addrs := controllerGroupArgsOn(t, ctlHost)
+	// controllerAddr: the NameServer takes election notices from these hosts only.
+	s.nameServers = []*proc{startNamesrv(t, nsOptions{host: nsHost, extra: []string{"-controllerAddr", strings.Join(addrs, ";")}})}
 	for i := range 3 {
 		// namesrvAddr: the leader tells the NameServer of each election (5001).
 		s.controllers = append(s.controllers, startProc(t, "controller", addrs[i], ctlPrefix, append(args[i], "-namesrvAddr", s.nameServers[0].Addr)...))
