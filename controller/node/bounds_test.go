@@ -11,6 +11,7 @@ import (
 
 	"github.com/gonamesrv/gonamesrv/controller"
 	"github.com/gonamesrv/gonamesrv/controller/config"
+	"github.com/gonamesrv/gonamesrv/controller/ctltest"
 	"github.com/gonamesrv/gonamesrv/controller/wire"
 	"github.com/gonamesrv/gonamesrv/internal/nstest"
 	"github.com/gonamesrv/gonamesrv/remoting"
@@ -173,5 +174,21 @@ func TestApplyBrokerIDPastTheStateBoundsIsRefused(t *testing.T) {
 	}
 	if r := apply("a", 2, "127.0.0.1:2;2"); r.Code != remoting.SUCCESS {
 		t.Fatalf("a retry of a held id at the bound: %d %q", r.Code, r.Remark)
+	}
+}
+
+// controllerMaxHeartbeatEntries: a new member's heartbeat past it is
+// refused naming the key (it was SYSTEM_BUSY); a known member's refreshes.
+func TestHeartbeatPastTheTableBoundIsRefusedNamingTheKey(t *testing.T) {
+	g := startGroup(t, 1, func(c *config.Config) { c.MaxHeartbeatEntries = 1 })
+	beat := func(id int64) *remoting.Command {
+		return invoke(t, g.addrs[0], wire.CodeBrokerHeartbeat, &wire.BrokerHeartbeatRequest{ClusterName: "c", BrokerName: "b",
+			BrokerAddr: "127.0.0.1:1", BrokerID: ptr(id)}, nil)
+	}
+	ctltest.MustCode(t, beat(1), remoting.SUCCESS)
+	mustRefuse(t, "a second member past the bound of 1", beat(2), "controllerMaxHeartbeatEntries")
+	ctltest.MustCode(t, beat(1), remoting.SUCCESS)
+	if n := g.svcs[0].Node.live.size(); n != 1 {
+		t.Fatalf("%d members held, want 1", n)
 	}
 }

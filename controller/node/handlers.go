@@ -351,7 +351,8 @@ func (n *Node) brokerHeartbeat(conn *remoting.Conn, req *remoting.Command) *remo
 		n.heartbeatFull.Log(n.log, logrus.WarnLevel, func() logrus.Fields {
 			return logrus.Fields{"brokerName": h.BrokerName, "controllerMaxHeartbeatEntries": n.live.max}
 		}, "heartbeat table full: heartbeat of a new member dropped", time.Now())
-		return remoting.NewResponse(req, remoting.SYSTEM_BUSY, "heartbeat table full (controllerMaxHeartbeatEntries)")
+		return remoting.NewResponse(req, remoting.SYSTEM_ERROR, fmt.Sprintf(
+			"heartbeat table full (controllerMaxHeartbeatEntries is %d): a new member's heartbeat is refused", n.live.max))
 	}
 	if !ok {
 		return remoting.NewResponse(req, controller.CodeInvalidRequest, controller.RemarkHeartbeatNoBrokerID)
