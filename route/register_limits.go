@@ -77,6 +77,15 @@ func CheckBrokerIdentity(cluster, brokerName, brokerAddr string) error {
 	return checkLength("brokerAddr", brokerAddr, MaxAddrLength)
 }
 
+// CheckNameField refuses a broker or cluster name past MaxNameLength, the
+// error naming field: for requests that spell their fields otherwise (the
+// controller's, controller/node) yet must be bounded as a registration is.
+func CheckNameField(field, value string) error { return checkLength(field, value, MaxNameLength) }
+
+// CheckAddrField refuses an address past MaxAddrLength, the error naming
+// field (the controller's brokerAddress, a registerCheckCode's address).
+func CheckAddrField(field, value string) error { return checkLength(field, value, MaxAddrLength) }
+
 func checkLength(field, value string, limit int) error {
 	if len(value) > limit {
 		return fmt.Errorf("%w: %s is %d bytes long, at most %d", ErrLimitExceeded, field, len(value), limit)

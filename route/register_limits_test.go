@@ -192,3 +192,22 @@ func TestCompressedBodyWithinItsLimit(t *testing.T) {
 		t.Fatalf("within its limit: %v", err)
 	}
 }
+
+// CheckNameField and CheckAddrField are the registration's bounds under the
+// field names of other requests (the controller's).
+func TestNameAndAddrFieldsAtTheirBounds(t *testing.T) {
+	if err := CheckNameField("brokerName", strings.Repeat("n", MaxNameLength)); err != nil {
+		t.Fatal(err)
+	}
+	if err := CheckNameField("clusterName", strings.Repeat("n", MaxNameLength+1)); !errors.Is(err, ErrLimitExceeded) ||
+		!strings.Contains(err.Error(), "clusterName") {
+		t.Fatalf("a name one past the bound: %v", err)
+	}
+	if err := CheckAddrField("brokerAddress", strings.Repeat("a", MaxAddrLength)); err != nil {
+		t.Fatal(err)
+	}
+	if err := CheckAddrField("brokerAddress", strings.Repeat("a", MaxAddrLength+1)); !errors.Is(err, ErrLimitExceeded) ||
+		!strings.Contains(err.Error(), "brokerAddress") {
+		t.Fatalf("an address one past the bound: %v", err)
+	}
+}

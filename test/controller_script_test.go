@@ -267,9 +267,15 @@ const javaScriptFixture = "testdata/controller-java-5.3.3/script.json"
 
 // ourScriptDeviations are the steps where we answer otherwise on purpose
 // (docs/compatibility.md): a header field Java cannot do without is
-// refused naming it, where Java throws a NullPointerException.
+// refused naming it, where Java throws a NullPointerException; a heartbeat
+// without the names its table entry is keyed by is refused naming the
+// field, and an update of a key that is not changeable online (here an
+// unknown one) is refused naming it, where Java answers success (issue 35).
 var ourScriptDeviations = map[string]ctlAnswer{
 	"replica info without brokerName": {Code: 1, Remark: "the custom field <brokerName> is null"},
+	"heartbeat without clusterName":   {Code: 1, Remark: "the field <clusterName> is missing or empty"},
+	"heartbeat without brokerAddr":    {Code: 1, Remark: "the field <brokerAddr> is missing or empty"},
+	"update config, an unknown key":   {Code: 1, Remark: "controller config update refused: unknown controller setting: noSuchControllerKey"},
 }
 
 func loadJavaScriptAnswers(t *testing.T) []ctlAnswer {

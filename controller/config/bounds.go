@@ -6,6 +6,18 @@ import (
 	"strings"
 )
 
+// The defaults of the state's bounds (controller/node/bounds.go refuses a
+// request past them before anything is appended to the log). 4096 sets is
+// ten times the largest deployments we know of (hundreds of sets) and keeps
+// the worst case, every name and address at its REGISTER_BROKER bound, near
+// 4096 x 64 x 1 KiB of state; a set runs a master and one to three slaves,
+// and 64 ids leave room for members that took a new id (a lost disk, a
+// rebuilt container) and were never cleaned (CLEAN_BROKER_DATA).
+const (
+	DefaultMaxBrokerSets      = 4096
+	DefaultMaxBrokerIDsPerSet = 64
+)
+
 // bounds keep every numeric setting in a range the controller works in; the
 // README's table repeats them.
 var bounds = map[string]struct{ min, max int64 }{
@@ -22,6 +34,8 @@ var bounds = map[string]struct{ min, max int64 }{
 	"controllerSnapshotIntervalMillis":         {100, 86_400_000},
 	"controllerTrailingLogs":                   {0, 1 << 30},
 	"controllerMaxHeartbeatEntries":            {1, 10_000_000},
+	"controllerMaxBrokerSets":                  {1, 1_000_000},
+	"controllerMaxBrokerIdsPerSet":             {1, 100_000},
 	"httpListenPort":                           {-2, 65535},
 }
 

@@ -51,6 +51,8 @@ type Config struct {
 	SnapshotIntervalMillis      int64  `prop:"controllerSnapshotIntervalMillis" ext:"true"`
 	TrailingLogs                int64  `prop:"controllerTrailingLogs" ext:"true"`
 	MaxHeartbeatEntries         int    `prop:"controllerMaxHeartbeatEntries" ext:"true"`
+	MaxBrokerSets               int    `prop:"controllerMaxBrokerSets" ext:"true"`
+	MaxBrokerIDsPerSet          int    `prop:"controllerMaxBrokerIdsPerSet" ext:"true"`
 	NamesrvAddr                 string `prop:"namesrvAddr" ext:"true"`
 	HTTPListenPort              int    `prop:"httpListenPort" ext:"true"`
 	LogFormat                   string `prop:"logFormat" ext:"true"`
@@ -58,6 +60,9 @@ type Config struct {
 	// wireKeys are the keys UPDATE_CONTROLLER_CONFIG set (store.go);
 	// replaced, never changed in place, so clones may share it.
 	wireKeys []string
+	// ignoredStoredKeys are the stored file's wire keys not applied at
+	// start (IgnoredStoredKeys).
+	ignoredStoredKeys []string
 }
 
 // Default is Java's defaults plus ours. controllerStorePath and
@@ -88,6 +93,8 @@ func Default() *Config {
 		SnapshotIntervalMillis:      120_000,
 		TrailingLogs:                10240,
 		MaxHeartbeatEntries:         100_000,
+		MaxBrokerSets:               DefaultMaxBrokerSets,
+		MaxBrokerIDsPerSet:          DefaultMaxBrokerIDsPerSet,
 		HTTPListenPort:              httpPortUnset,
 		LogFormat:                   "text",
 		LogLevel:                    "info",

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"os"
 	"slices"
 	"strings"
@@ -16,8 +17,9 @@ import (
 // there, as Java's Configuration.persist does (a Java properties file a
 // Java controller can load), after a first comment line naming the keys
 // that came over the wire. At start only those keys are read back (after
-// the -c file, before the flags): the -c file stays the source of every
-// other key, so a peer list edited there is not overridden by a stale copy.
+// the -c file, before the flags), and of them only the ones changeable
+// online: the -c file stays the source of every other key, so a peer list
+// edited there is not overridden by a stale copy.
 
 // storeFilePerm is the stored file's mode, as the NameServer's.
 const storeFilePerm = 0o644
@@ -29,28 +31,47 @@ const wireKeysComment = "#set by UPDATE_CONTROLLER_CONFIG: "
 // sorted.
 func (c *Config) WireKeys() []string { return slices.Clone(c.wireKeys) }
 
-// Update applies props as UPDATE_CONTROLLER_CONFIG does to a copy of c
-// (unknown keys and values that do not convert ignored, as Java), validates
-// it and writes it to configStorePath atomically. The copy is returned only
-// when all of that succeeded; c is unchanged either way.
+// Update applies props as UPDATE_CONTROLLER_CONFIG does to a copy of c,
+// all or nothing: every key must be changeable online (ChangeableOnline)
+// and its value must convert and be in bounds, or nothing is applied or
+// written and the error names each refused key. The copy is then validated
+// and written to configStorePath atomically; it is returned only when all
+// of that succeeded, and c is unchanged either way.
 func (c *Config) Update(props map[string]string) (*Config, error) {
 	next := c.Clone()
 	keys := slices.Clone(c.wireKeys)
-	for key, value := range props {
-		if err := next.Set(key, value); err == nil && !slices.Contains(keys, key) {
+	var refused []string
+	for _, key := range slices.Sorted(maps.Keys(props)) {
+		err := checkOnline(key, props[key])
+		if err == nil {
+			err = next.Set(key, props[key])
+		}
+		if err != nil {
+			refused = append(refused, err.Error())
+			continue
+		}
+		if !slices.Contains(keys, key) {
 			keys = append(keys, key)
 		}
+	}
+	if len(refused) > 0 {
+		return nil, fmt.Errorf("%w: %s", ErrRefusedOnline, strings.Join(refused, "; "))
 	}
 	slices.Sort(keys)
 	next.wireKeys = keys
 	if err := next.Validate(); err != nil {
-		return nil, err
+		return nil, fmt.Errorf("%w: %w", ErrRefusedOnline, err)
 	}
 	if err := atomicfile.Write(next.ConfigStorePath, next.storeFile(), storeFilePerm); err != nil {
 		return nil, fmt.Errorf("persist the controller config to %s: %w", next.ConfigStorePath, err)
 	}
 	return next, nil
 }
+
+// ErrRefusedOnline is wrapped by Update's error for a request refused as a
+// whole: a key not changeable online, unknown, or a value that does not
+// convert or is out of bounds.
+var ErrRefusedOnline = errors.New("controller config update refused")
 
 func (c *Config) storeFile() []byte {
 	head := wireKeysComment + strings.Join(c.wireKeys, ",") + "\n"
@@ -78,10 +99,17 @@ func (c *Config) loadStored() ([]string, error) {
 	if err != nil {
 		return nil, fmt.Errorf("configStorePath %s: %w", c.ConfigStorePath, err)
 	}
-	var applied []string
+	var applied, ignored []string
 	for _, key := range strings.Split(list, ",") {
 		value, present := props[key]
 		if key == "" || !present || slices.Contains(c.BlackList(), key) {
+			continue
+		}
+		// A file an older version wrote may name a key no longer
+		// changeable online (controllerStorePath, the peers): the -c file
+		// decides it, and the start log names the keys left out.
+		if !ChangeableOnline(key) {
+			ignored = append(ignored, key)
 			continue
 		}
 		if err := c.Set(key, value); err == nil {
@@ -89,6 +117,12 @@ func (c *Config) loadStored() ([]string, error) {
 		}
 	}
 	slices.Sort(applied)
-	c.wireKeys = applied
+	slices.Sort(ignored)
+	c.wireKeys, c.ignoredStoredKeys = applied, ignored
 	return applied, nil
 }
+
+// IgnoredStoredKeys lists, sorted, the keys the configStorePath file named
+// as set over the wire that were not applied at start because they are not
+// changeable online (a file of an older version): the node logs them.
+func (c *Config) IgnoredStoredKeys() []string { return slices.Clone(c.ignoredStoredKeys) }

@@ -35,7 +35,7 @@ func mustFromArgs(t *testing.T, args ...string) *Config {
 func TestUpdateWritesEverySettingAndRestartReadsBackTheWireKeys(t *testing.T) {
 	args, store := startArgs(t, "scanNotActiveBrokerInterval=2000\n")
 	cfg := mustFromArgs(t, args...)
-	next, err := cfg.Update(map[string]string{"enableElectUncleanMaster": "true", "electMasterMaxRetryCount": "5", "noSuchKey": "x"})
+	next, err := cfg.Update(map[string]string{"enableElectUncleanMaster": "true", "electMasterMaxRetryCount": "5"})
 	if err != nil {
 		t.Fatal(err)
 	}

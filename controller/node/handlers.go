@@ -198,6 +198,9 @@ func (n *Node) alterSyncStateSet(_ *remoting.Conn, req *remoting.Command) *remot
 	if err := remoting.DecodeHeader(req, &h); err != nil {
 		return headerError(req, err)
 	}
+	if err := n.checkRequest(&h); err != nil {
+		return n.refuse(req, refusedBound, err)
+	}
 	body, err := wire.DecodeSyncStateSet(req.Body)
 	if err != nil {
 		return remoting.NewResponse(req, remoting.SYSTEM_ERROR, err.Error())
@@ -212,6 +215,9 @@ func (n *Node) electMasterRequest(_ *remoting.Conn, req *remoting.Command) *remo
 	h := wire.NewElectMasterRequest()
 	if err := remoting.DecodeHeader(req, h); err != nil {
 		return headerError(req, err)
+	}
+	if err := n.checkRequest(h); err != nil {
+		return n.refuse(req, refusedBound, err)
 	}
 	trigger := triggerBroker
 	if h.DesignateElect {
@@ -246,6 +252,9 @@ func byHeader[H, R any](n *Node, req *remoting.Command,
 	if err := remoting.DecodeHeader(req, &h); err != nil {
 		return headerError(req, err)
 	}
+	if err := n.checkRequest(&h); err != nil {
+		return n.refuse(req, refusedBound, err)
+	}
 	res, err := run(n, func(s *controller.State, live controller.Liveness) *controller.Result[R] { return do(s, &h, live) })
 	return answer(n, req, res, err)
 }
@@ -275,6 +284,9 @@ func (n *Node) getSyncStateData(_ *remoting.Conn, req *remoting.Command) *remoti
 		// Java answers createResponseCommand(null): code 1 with this remark.
 		return remoting.NewResponse(req, remoting.SYSTEM_ERROR, remarkNoResponseCode)
 	}
+	if err := checkBrokerNames(names); err != nil {
+		return n.refuse(req, refusedBound, err)
+	}
 	res, err := read(n, func(s *controller.State, live controller.Liveness) *controller.Result[struct{}] {
 		return s.GetSyncStateData(names, live)
 	})
@@ -290,7 +302,7 @@ func (n *Node) getNextBrokerID(_ *remoting.Conn, req *remoting.Command) *remotin
 }
 
 func (n *Node) applyBrokerID(_ *remoting.Conn, req *remoting.Command) *remoting.Command {
-	return byHeader(n, req, propose[wire.ApplyBrokerIDResponse], noLiveness((*controller.State).ApplyBrokerID))
+	return byHeader(n, req, propose[wire.ApplyBrokerIDResponse], n.applyBrokerIDWithin)
 }
 
 // getMetadata answers 1005 on any node, in DLedger's format: peers as
@@ -319,11 +331,19 @@ func peersText(peers []config.Peer, jraft bool) string {
 	return b.String()
 }
 
-// brokerHeartbeat feeds the local heartbeat table (904, usually oneway).
+// brokerHeartbeat feeds the local heartbeat table (904, usually oneway). A
+// heartbeat without its names, or with one past its bound, is refused (a
+// one-way one dropped), counted and logged rate-limited.
 func (n *Node) brokerHeartbeat(conn *remoting.Conn, req *remoting.Command) *remoting.Command {
 	var h wire.BrokerHeartbeatRequest
 	if err := remoting.DecodeHeader(req, &h); err != nil {
-		return headerError(req, err)
+		return n.refuse(req, refusedHeader, err)
+	}
+	if err := checkHeartbeatFields(&h); err != nil {
+		return n.refuse(req, refusedMissing, err)
+	}
+	if err := n.checkRequest(&h); err != nil {
+		return n.refuse(req, refusedBound, err)
 	}
 	ok, full := n.live.observe(&h, conn.ID())
 	if full {
@@ -331,7 +351,8 @@ func (n *Node) brokerHeartbeat(conn *remoting.Conn, req *remoting.Command) *remo
 		n.heartbeatFull.Log(n.log, logrus.WarnLevel, func() logrus.Fields {
 			return logrus.Fields{"brokerName": h.BrokerName, "controllerMaxHeartbeatEntries": n.live.max}
 		}, "heartbeat table full: heartbeat of a new member dropped", time.Now())
-		return remoting.NewResponse(req, remoting.SYSTEM_BUSY, "heartbeat table full (controllerMaxHeartbeatEntries)")
+		return remoting.NewResponse(req, remoting.SYSTEM_ERROR, fmt.Sprintf(
+			"heartbeat table full (controllerMaxHeartbeatEntries is %d): a new member's heartbeat is refused", n.live.max))
 	}
 	if !ok {
 		return remoting.NewResponse(req, controller.CodeInvalidRequest, controller.RemarkHeartbeatNoBrokerID)
@@ -345,8 +366,9 @@ func (n *Node) getConfig(_ *remoting.Conn, req *remoting.Command) *remoting.Comm
 	return resp
 }
 
-// updateConfig applies UPDATE_CONTROLLER_CONFIG to this node only, in
-// memory (not replicated, and not written back to a file: see the README).
+// updateConfig applies UPDATE_CONTROLLER_CONFIG to this node only (not
+// replicated), written to configStorePath: see the README. Only the keys
+// config.OnlineKeys may change; Java's black list keeps Java's answer.
 func (n *Node) updateConfig(_ *remoting.Conn, req *remoting.Command) *remoting.Command {
 	props, err := javaprops.Parse(req.Body)
 	if err != nil {
@@ -361,11 +383,12 @@ func (n *Node) updateConfig(_ *remoting.Conn, req *remoting.Command) *remoting.C
 			return remoting.NewResponse(req, remoting.NO_PERMISSION, remarkBlackList)
 		}
 	}
-	// Unknown keys and bad values are ignored, as Java's; a file that
-	// cannot be written leaves the node as it was.
+	// All or nothing: a key not changeable online, an unknown key or a
+	// bad value refuses the whole request (config/online.go), and a file
+	// that cannot be written leaves the node as it was.
 	cfg, err := old.Update(props)
 	if err != nil {
-		n.log.WithError(err).Warn("controller config update refused")
+		n.refusals.Warn(n.log, nil, err, "controller config update refused")
 		return remoting.NewResponse(req, remoting.SYSTEM_ERROR, err.Error())
 	}
 	n.cfg.Store(cfg)

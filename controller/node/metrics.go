@@ -28,6 +28,7 @@ type Metrics struct {
 	heartbeatsDropped prometheus.Counter
 	namesrvNotices    *prometheus.CounterVec
 	raftRefused       *prometheus.CounterVec
+	refused           *prometheus.CounterVec
 }
 
 func newMetrics(n *Node) *Metrics {
@@ -57,7 +58,10 @@ func newMetrics(n *Node) *Metrics {
 	for _, reason := range raftnet.Reasons {
 		m.raftRefused.WithLabelValues(reason)
 	}
-	for _, c := range []prometheus.Collector{m.role, m.leaderChanges, m.elections, m.requests, m.commitSeconds, m.notices, m.heartbeatsDropped, m.namesrvNotices, m.raftRefused} {
+	m.refused = prometheus.NewCounterVec(prometheus.CounterOpts{Name: "rocketmq_controller_requests_refused_total",
+		Help: "Requests refused before the state or the log (bounds.go), by request code and reason: bound (a name, address or list too long), missing (a heartbeat field), header (a heartbeat header that does not decode), limit (controllerMaxBrokerSets, controllerMaxBrokerIdsPerSet); one-way heartbeats included."},
+		[]string{"code", "reason"})
+	for _, c := range []prometheus.Collector{m.role, m.leaderChanges, m.elections, m.requests, m.commitSeconds, m.notices, m.heartbeatsDropped, m.namesrvNotices, m.raftRefused, m.refused} {
 		f(c)
 	}
 	f(prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "rocketmq_controller_live_brokers",

@@ -69,6 +69,9 @@ type Node struct {
 	metrics  *Metrics
 	// heartbeatFull paces the warning of heartbeats dropped past the bound.
 	heartbeatFull ratelog.Limiter
+	// refusals paces the warnings of requests refused past the bounds
+	// (bounds.go) and of refused config updates.
+	refusals ratelog.Set
 
 	stop chan struct{}
 	wg   sync.WaitGroup
@@ -101,6 +104,10 @@ func New(cfg *config.Config, log *logrus.Entry) (*Node, error) {
 	}
 	n.log.WithFields(logrus.Fields{"engine": engine, "group": cfg.Group(), "peers": cfg.ControllerDLegerPeers,
 		"raftAddr": self.RaftAddr, "addr": self.Addr}).Info("starting controller node")
+	if keys := cfg.IgnoredStoredKeys(); len(keys) > 0 {
+		n.log.WithFields(logrus.Fields{"configStorePath": cfg.ConfigStorePath, "keys": keys}).
+			Warn("configStorePath names keys set over the wire that are not changeable online (a file of an older version): ignored, the -c file decides them")
+	}
 	if keys := cfg.WireKeys(); len(keys) > 0 {
 		n.log.WithFields(logrus.Fields{"configStorePath": cfg.ConfigStorePath, "keys": keys}).
 			Info("settings of earlier UPDATE_CONTROLLER_CONFIG read back from configStorePath")

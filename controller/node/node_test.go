@@ -189,7 +189,7 @@ func TestSingleNodeRegistersElectsAltersAndReelectsOnClose(t *testing.T) {
 		md.Peers != "n0:"+g.addrs[0]+";" {
 		t.Fatalf("metadata %+v", md)
 	}
-	noID := invoke(t, g.addrs[0], wire.CodeBrokerHeartbeat, &wire.BrokerHeartbeatRequest{BrokerName: "x"}, nil)
+	noID := invoke(t, g.addrs[0], wire.CodeBrokerHeartbeat, &wire.BrokerHeartbeatRequest{ClusterName: "c", BrokerName: "x", BrokerAddr: "127.0.0.1:1"}, nil)
 	if noID.Code != controller.CodeInvalidRequest || noID.Remark != controller.RemarkHeartbeatNoBrokerID {
 		t.Fatalf("heartbeat without brokerId: %d %q", noID.Code, noID.Remark)
 	}

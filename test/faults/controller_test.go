@@ -318,7 +318,9 @@ func checkControllerHistory(t *testing.T, r *row, addrs []string, fault, heal fu
 		}
 		loop(100*time.Millisecond, func() {
 			for id := int64(1); id <= 10; id++ {
-				h := wire.BrokerHeartbeatRequest{ClusterName: "load", BrokerName: fmt.Sprintf("load-%d", c), BrokerID: &id}
+				// Every name a heartbeat needs, or the node drops it (issue 35).
+				h := wire.BrokerHeartbeatRequest{ClusterName: "load", BrokerName: fmt.Sprintf("load-%d", c),
+					BrokerAddr: fmt.Sprintf("127.0.0.1:%d", 1000+10*c+int(id)), BrokerID: &id}
 				for _, cl := range clients {
 					ctx, cancel := context.WithTimeout(context.Background(), time.Second)
 					_ = cl.InvokeOneway(ctx, remoting.NewRequest(wire.CodeBrokerHeartbeat, remoting.EncodeHeader(&h), nil))
