@@ -42,6 +42,8 @@ type Node struct {
 	raft  *raft.Raft
 	trans *raft.NetworkTransport
 	store *raftboltdb.BoltStore
+	// guard is the log store raft writes through (logGuard).
+	guard *logGuard
 	// storeDir holds raft.db and snapshots/ (StoreDir).
 	storeDir string
 	// closeLog ends the pipe that carries hashicorp's log lines into logrus.

@@ -78,7 +78,8 @@ func (n *Node) startRaft(cfg *config.Config) (err error) {
 		n.store.Close()
 		return fmt.Errorf("controller store %s: %w", dir, err)
 	}
-	n.raft, err = raft.NewRaft(rc, n.fsm, n.store, n.store, snaps, n.trans)
+	n.guard = newLogGuard(n.store, n.log, n.metrics.Registry)
+	n.raft, err = raft.NewRaft(rc, n.fsm, n.guard, n.store, snaps, n.trans)
 	if err != nil {
 		n.trans.Close()
 		n.store.Close()
