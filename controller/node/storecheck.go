@@ -65,8 +65,8 @@ func checkStore(dir string, log *logrus.Entry) (rep storeReport, err error) {
 		if rep.snapshot != "" {
 			base = fmt.Sprintf("the snapshot %s at index %d", rep.snapshot, rep.snapshotIndex)
 		}
-		return rep, fmt.Errorf("controller store %s: the log starts at index %d, after %s: entries %d-%d are gone (damaged snapshots: %s); see docs/operations.md, damaged controller store",
-			db, rep.firstIndex, base, rep.snapshotIndex+1, rep.firstIndex-1, orNone(rep.skipped))
+		return rep, &StoreError{Path: db, Err: fmt.Errorf("the log starts at index %d, after %s: entries %d-%d are gone (damaged snapshots: %s); see docs/operations.md, damaged controller store",
+			rep.firstIndex, base, rep.snapshotIndex+1, rep.firstIndex-1, orNone(rep.skipped))}
 	}
 	log.WithFields(logrus.Fields{"dir": dir, "firstIndex": rep.firstIndex, "lastIndex": rep.lastIndex,
 		"snapshot": rep.snapshot, "checkMillis": time.Since(started).Milliseconds()}).Info("controller store checked")
@@ -88,12 +88,12 @@ func checkRaftDB(path string) (first, last uint64, err error) {
 	}
 	defer func() {
 		if r := recover(); r != nil {
-			err = fmt.Errorf("controller store %s is damaged: %v", path, r)
+			err = &StoreError{Path: path, Err: fmt.Errorf("damaged: %v", r)}
 		}
 	}()
 	db, err := bbolt.Open(path, 0o600, &bbolt.Options{ReadOnly: true, Timeout: storeOpenTimeout})
 	if err != nil {
-		return 0, 0, fmt.Errorf("controller store %s: %w", path, err)
+		return 0, 0, &StoreError{Path: path, Err: err}
 	}
 	defer db.Close()
 	err = db.View(func(tx *bbolt.Tx) error {
@@ -136,7 +136,7 @@ func checkRaftDB(path string) (first, last uint64, err error) {
 		})
 	})
 	if err != nil {
-		return 0, 0, fmt.Errorf("controller store %s: %w", path, err)
+		return 0, 0, &StoreError{Path: path, Err: err}
 	}
 	return first, last, nil
 }
@@ -152,7 +152,7 @@ func checkSnapshots(dir string, rep *storeReport) (err error) {
 		return nil
 	}
 	if err != nil {
-		return fmt.Errorf("controller snapshots %s: %w", base, err)
+		return &StoreError{Path: base, Err: err}
 	}
 	for _, e := range entries {
 		if !e.IsDir() || strings.HasSuffix(e.Name(), ".tmp") {
@@ -170,11 +170,11 @@ func checkSnapshots(dir string, rep *storeReport) (err error) {
 	}
 	store, err := raft.NewFileSnapshotStoreWithLogger(dir, snapshotsRetained, hclog.NewNullLogger())
 	if err != nil {
-		return fmt.Errorf("controller snapshots %s: %w", base, err)
+		return &StoreError{Path: base, Err: err}
 	}
 	list, err := store.List()
 	if err != nil {
-		return fmt.Errorf("controller snapshots %s: %w", base, err)
+		return &StoreError{Path: base, Err: err}
 	}
 	for _, meta := range list {
 		folder := filepath.Join(base, meta.ID)
@@ -186,7 +186,7 @@ func checkSnapshots(dir string, rep *storeReport) (err error) {
 		return nil
 	}
 	if len(list) > 0 {
-		return fmt.Errorf("controller snapshots %s: none of the %d can be restored: %s", base, len(list), orNone(rep.skipped))
+		return &StoreError{Path: base, Err: fmt.Errorf("none of the %d snapshots can be restored: %s", len(list), orNone(rep.skipped))}
 	}
 	return nil
 }
@@ -213,13 +213,18 @@ func restorable(store *raft.FileSnapshotStore, id string) (err error) {
 
 // newRaft is raft.NewRaft with a panic of its start (a store checkStore
 // passed but raft still cannot read) turned into an error naming the store:
-// it runs on the caller's goroutine until raft's own goroutines start.
+// it runs on the caller's goroutine until raft's own goroutines start. Its
+// errors are the store's (the config was validated before).
 func newRaft(dir string, rc *raft.Config, fsm raft.FSM, logs raft.LogStore, stable raft.StableStore,
 	snaps raft.SnapshotStore, trans raft.Transport) (r *raft.Raft, err error) {
 	defer func() {
 		if p := recover(); p != nil {
-			r, err = nil, fmt.Errorf("controller store %s cannot be read: %v", dir, p)
+			r, err = nil, &StoreError{Path: dir, Err: fmt.Errorf("cannot be read: %v", p)}
 		}
 	}()
-	return raft.NewRaft(rc, fsm, logs, stable, snaps, trans)
+	r, err = raft.NewRaft(rc, fsm, logs, stable, snaps, trans)
+	if err != nil {
+		return nil, &StoreError{Path: dir, Err: err}
+	}
+	return r, nil
 }
