@@ -1,6 +1,7 @@
 package test
 
 import (
+	"encoding/json"
 	"fmt"
 	"io"
 	"net"
@@ -37,8 +38,12 @@ func TestEmbeddedControllerFailuresNeverStopTheNameServer(t *testing.T) {
 		Down      string `json:"down"`
 	}
 	eventually(t, 20*time.Second, "the embedded controller serving", func() error {
-		ns.getJSON(t, "/v1/controller", http.StatusOK, &st)
-		if !st.Serving {
+		// 404 until the controller is attached, after the side port.
+		status, body, err := ns.get("/v1/controller")
+		if err != nil || status != http.StatusOK {
+			return fmt.Errorf("/v1/controller: %d %v", status, err)
+		}
+		if err := json.Unmarshal(body, &st); err != nil || !st.Serving {
 			return fmt.Errorf("status %+v", st)
 		}
 		return nil
@@ -98,11 +103,14 @@ func TestEmbeddedControllerFailuresNeverStopTheNameServer(t *testing.T) {
 		t.Fatalf("route with the controller down: code %d %v", code, err)
 	}
 	where := fmt.Sprintf("raft log index %d", at)
-	status, body, err := ns.get("/readyz")
-	if err != nil || status != http.StatusOK || !strings.Contains(string(body), "controller down: ") ||
-		!strings.Contains(string(body), db) || !strings.Contains(string(body), where) {
-		t.Fatalf("/readyz: %d %q %v", status, body, err)
-	}
+	eventually(t, 20*time.Second, "/readyz naming the controller down", func() error {
+		status, body, err := ns.get("/readyz")
+		if err != nil || status != http.StatusOK || !strings.Contains(string(body), "controller down: ") ||
+			!strings.Contains(string(body), db) || !strings.Contains(string(body), where) {
+			return fmt.Errorf("/readyz: %d %q %v", status, body, err)
+		}
+		return nil
+	})
 	if v := value(ns.scrape(t), "rocketmq_controller_up"); v != 0 {
 		t.Fatalf("rocketmq_controller_up %v", v)
 	}
