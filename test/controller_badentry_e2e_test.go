@@ -65,8 +65,8 @@ func TestEmbeddedControllerFailuresNeverStopTheNameServer(t *testing.T) {
 		Term:      term + 1,
 		Entries:   []*raft.Log{{Index: last + 1, Term: term + 1, Type: raft.LogConfiguration, Data: []byte{1, 2, 3}}},
 	}, &resp)
-	if err != nil || resp.Success {
-		t.Fatalf("the 3-byte configuration entry: success %v, err %v", resp.Success, err)
+	if err == nil || resp.Success {
+		t.Fatalf("the 3-byte configuration entry: success %v, err %v (want it refused)", resp.Success, err)
 	}
 	eventually(t, 10*time.Second, "the refusal counted", func() error {
 		if v := value(ns.scrape(t), "rocketmq_controller_refused_entries_total"); v != 1 {

@@ -30,7 +30,7 @@ type logGuard struct {
 func newLogGuard(store raft.LogStore, log *logrus.Entry, reg prometheus.Registerer) *logGuard {
 	g := &logGuard{LogStore: store, log: log}
 	reg.MustRegister(prometheus.NewCounterFunc(prometheus.CounterOpts{Name: "rocketmq_controller_refused_entries_total",
-		Help: "Raft log entries refused before they were appended: a configuration or command this node cannot decode, or an unknown log type."},
+		Help: "Raft log entries (and InstallSnapshot configurations) refused before they were appended: a configuration or command this node cannot decode, or an unknown log type."},
 		func() float64 { return float64(g.refused.Load()) }))
 	return g
 }
@@ -38,6 +38,15 @@ func newLogGuard(store raft.LogStore, log *logrus.Entry, reg prometheus.Register
 func (g *logGuard) StoreLog(e *raft.Log) error { return g.StoreLogs([]*raft.Log{e}) }
 
 func (g *logGuard) StoreLogs(logs []*raft.Log) error {
+	if err := g.check(logs); err != nil {
+		return err
+	}
+	return g.LogStore.StoreLogs(logs)
+}
+
+// check refuses logs if one entry does not pass checkEntry: counted, and
+// logged at most once a second (a stranger can send them).
+func (g *logGuard) check(logs []*raft.Log) error {
 	for _, e := range logs {
 		if err := checkEntry(e); err != nil {
 			g.refused.Add(1)
@@ -47,7 +56,7 @@ func (g *logGuard) StoreLogs(logs []*raft.Log) error {
 			return err
 		}
 	}
-	return g.LogStore.StoreLogs(logs)
+	return nil
 }
 
 func (g *logGuard) refusedCount() uint64 { return g.refused.Load() }

@@ -7,6 +7,9 @@ import (
 	"time"
 
 	"github.com/hashicorp/raft"
+	"github.com/prometheus/client_golang/prometheus"
+
+	"github.com/gonamesrv/gonamesrv/internal/testlog"
 )
 
 // sendForeignEntries sends one AppendEntries, as a stranger claiming the
@@ -43,7 +46,7 @@ func TestUndecodableEntriesAreRefusedBeforeTheyAreAppended(t *testing.T) {
 	g := startGroup(t, 1, nil)
 	g.leader(t)
 	n := g.svcs[0].Node
-	before := n.raft.LastIndex()
+	before, term := n.raft.LastIndex(), n.raft.CurrentTerm()
 
 	for _, bad := range []*raft.Log{
 		{Type: raft.LogConfiguration, Data: []byte{0x01, 0x02, 0x03}},
@@ -66,6 +69,10 @@ func TestUndecodableEntriesAreRefusedBeforeTheyAreAppended(t *testing.T) {
 	if last := n.raft.LastIndex(); last != before {
 		t.Errorf("last index %d, was %d", last, before)
 	}
+	// Refused before raft saw them: the stranger's term was not taken.
+	if got := n.raft.CurrentTerm(); got != term || !n.Serving() {
+		t.Errorf("term %d (was %d), serving %v", got, term, n.Serving())
+	}
 
 	g.stop(t, 0)
 	g.start(t, 0)
@@ -73,5 +80,29 @@ func TestUndecodableEntriesAreRefusedBeforeTheyAreAppended(t *testing.T) {
 	b := g.svcs[0].Node
 	if !strings.Contains(b.Status().Role, "Leader") {
 		t.Fatalf("restarted node role %s", b.Status().Role)
+	}
+}
+
+// The log guard refuses a batch holding an entry checkEntry refuses, and
+// stores none of it (what raft's own appends and replication go through).
+func TestLogGuardStoresNothingOfABatchWithABadEntry(t *testing.T) {
+	store := raft.NewInmemStore()
+	g := newLogGuard(store, testlog.Discard(), prometheus.NewRegistry())
+	good := &raft.Log{Index: 1, Term: 1, Type: raft.LogNoop}
+	bad := &raft.Log{Index: 2, Term: 1, Type: raft.LogConfiguration, Data: []byte{1, 2, 3}}
+	if err := g.StoreLogs([]*raft.Log{good, bad}); err == nil || !strings.Contains(err.Error(), "raft log index 2") {
+		t.Fatalf("StoreLogs: %v", err)
+	}
+	if err := g.StoreLog(bad); err == nil {
+		t.Fatal("StoreLog took the bad entry")
+	}
+	if last, _ := store.LastIndex(); last != 0 {
+		t.Fatalf("stored up to index %d", last)
+	}
+	if err := g.StoreLog(good); err != nil {
+		t.Fatal(err)
+	}
+	if g.refusedCount() != 2 {
+		t.Fatalf("refused %d", g.refusedCount())
 	}
 }

@@ -82,7 +82,7 @@ func (n *Node) startRaft(cfg *config.Config) (err error) {
 		return fmt.Errorf("controller store %s: %w", dir, err)
 	}
 	n.guard = newLogGuard(n.store, n.log, n.metrics.Registry)
-	n.raft, err = newRaft(dir, rc, n.fsm, n.guard, n.store, snaps, n.trans)
+	n.raft, err = newRaft(dir, rc, n.fsm, n.guard, n.store, snaps, newRPCGuard(n.trans, n.guard))
 	if err != nil {
 		n.trans.Close()
 		n.store.Close()

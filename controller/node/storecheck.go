@@ -222,6 +222,11 @@ func newRaft(dir string, rc *raft.Config, fsm raft.FSM, logs raft.LogStore, stab
 			r, err = nil, &StoreError{Path: dir, Err: fmt.Errorf("cannot be read: %v", p)}
 		}
 	}()
+	defer func() {
+		if c, ok := trans.(raft.WithClose); ok && err != nil {
+			_ = c.Close() // raft closes it only once it runs
+		}
+	}()
 	r, err = raft.NewRaft(rc, fsm, logs, stable, snaps, trans)
 	if err != nil {
 		return nil, &StoreError{Path: dir, Err: err}
