@@ -17,22 +17,30 @@ import (
 //     first take the sender's term and leader, and maybe truncate its log).
 //
 // Everything else is passed on as it came; heartbeats never reach it (the
-// NetworkTransport answers them on its fast path). It embeds the
-// NetworkTransport for the rest of raft.Transport, WithPreVote and
-// WithClose; raft closes it on Shutdown, which ends the forwarding.
+// NetworkTransport answers them on its fast path). It embeds the transport
+// for the rest of raft.Transport, WithPreVote and WithClose; raft closes it
+// on Shutdown, which ends the forwarding.
 type rpcGuard struct {
-	*raft.NetworkTransport
+	guardedTransport
 	entries *logGuard
 	ch      chan raft.RPC
 	done    chan struct{}
 	close   sync.Once
 }
 
+// guardedTransport is what rpcGuard wraps: a NetworkTransport, whatever
+// its stream layer.
+type guardedTransport interface {
+	raft.Transport
+	raft.WithPreVote
+	raft.WithClose
+}
+
 // errRefusedRPC prefixes the error a refused RPC is answered with.
 var errRefusedRPC = errors.New("refused by this controller node")
 
-func newRPCGuard(trans *raft.NetworkTransport, entries *logGuard) *rpcGuard {
-	g := &rpcGuard{NetworkTransport: trans, entries: entries, ch: make(chan raft.RPC), done: make(chan struct{})}
+func newRPCGuard(trans guardedTransport, entries *logGuard) *rpcGuard {
+	g := &rpcGuard{guardedTransport: trans, entries: entries, ch: make(chan raft.RPC), done: make(chan struct{})}
 	go g.forward()
 	return g
 }
@@ -42,11 +50,11 @@ func (g *rpcGuard) Consumer() <-chan raft.RPC { return g.ch }
 // Close ends the forwarding and closes the transport.
 func (g *rpcGuard) Close() error {
 	g.close.Do(func() { close(g.done) })
-	return g.NetworkTransport.Close()
+	return g.guardedTransport.Close()
 }
 
 func (g *rpcGuard) forward() {
-	in := g.NetworkTransport.Consumer()
+	in := g.guardedTransport.Consumer()
 	for {
 		var rpc raft.RPC
 		select {
