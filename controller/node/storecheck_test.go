@@ -1,6 +1,8 @@
 package node
 
 import (
+	"encoding/json"
+	"hash/crc64"
 	"os"
 	"path/filepath"
 	"slices"
@@ -114,19 +116,26 @@ func itoa(v uint64) string { return strconv.FormatUint(v, 10) }
 // starts from the older good one and replays the log after it: the state is
 // whole, and the log names the folder skipped.
 func TestStartFallsBackPastADamagedNewestSnapshot(t *testing.T) {
-	for _, damage := range []string{"state.bin", "meta.json"} {
+	for _, damage := range []string{"state.bin", "meta.json", "undecodable"} {
 		t.Run(damage, func(t *testing.T) {
 			cfg, dirs := snapshotGroup(t, 3, func(c *config.Config) { c.TrailingLogs = 1000 })
 			file := filepath.Join(dirs[0], damage)
-			b, err := os.ReadFile(file)
-			if err != nil {
-				t.Fatal(err)
-			}
-			for i := range b[:min(len(b), 16)] {
-				b[i] ^= 0x5a
-			}
-			if err := os.WriteFile(file, b, 0o644); err != nil {
-				t.Fatal(err)
+			if damage == "undecodable" {
+				// Its CRC right, so raft opens it and our FSM's Restore
+				// is what refuses it.
+				file = filepath.Join(dirs[0], "state.bin")
+				rewriteSnapshotState(t, dirs[0], []byte(`{"version":1,"replicaInfo":7}`))
+			} else {
+				b, err := os.ReadFile(file)
+				if err != nil {
+					t.Fatal(err)
+				}
+				for i := range b[:min(len(b), 16)] {
+					b[i] ^= 0x5a
+				}
+				if err := os.WriteFile(file, b, 0o644); err != nil {
+					t.Fatal(err)
+				}
 			}
 			log, lines := bufferLog()
 			svc, err := startErr(t, cfg, log)
@@ -140,6 +149,9 @@ func TestStartFallsBackPastADamagedNewestSnapshot(t *testing.T) {
 			}
 			if !strings.Contains(lines.String(), "controller snapshot damaged") || !strings.Contains(lines.String(), file) {
 				t.Fatalf("the log does not name the skipped snapshot %s:\n%s", dirs[0], lines)
+			}
+			if damage == "undecodable" && !strings.Contains(lines.String(), "failed to restore snapshot") {
+				t.Fatalf("raft did not get to the FSM's Restore:\n%s", lines)
 			}
 		})
 	}
@@ -243,5 +255,31 @@ func BenchmarkCheckStore(b *testing.B) {
 				}
 			}
 		})
+	}
+}
+
+// rewriteSnapshotState replaces a snapshot's state.bin and sets its
+// meta.json's size and CRC (raft's CRC-64 ECMA) to match.
+func rewriteSnapshotState(t *testing.T, dir string, state []byte) {
+	t.Helper()
+	if err := os.WriteFile(filepath.Join(dir, "state.bin"), state, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	raw, err := os.ReadFile(filepath.Join(dir, "meta.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var meta map[string]any
+	if err := json.Unmarshal(raw, &meta); err != nil {
+		t.Fatal(err)
+	}
+	h := crc64.New(crc64.MakeTable(crc64.ECMA))
+	h.Write(state)
+	meta["Size"], meta["CRC"] = len(state), h.Sum(nil)
+	if raw, err = json.Marshal(meta); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "meta.json"), raw, 0o644); err != nil {
+		t.Fatal(err)
 	}
 }
