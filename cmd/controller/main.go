@@ -77,6 +77,16 @@ func run(args []string, stdout, stderr io.Writer) int {
 	case <-svc.Server.Failed():
 		log.Error("the event loops died; exiting with status 1 so that a supervisor restarts the controller")
 		return 1
+	case <-svc.Node.Failed():
+		// The node met an entry it cannot apply and stopped Raft: this
+		// process would serve nothing more. Exit 1 so that a supervisor
+		// sees it; the store is left as it was for the operator.
+		log.WithError(svc.Node.Down()).Error("controller down; exiting with status 1 (docs/operations.md, damaged controller store)")
+		ctx, cancel := context.WithTimeout(context.Background(), shutdownTimeout)
+		defer cancel()
+		stopHTTP(ctx)
+		_ = svc.Shutdown(ctx)
+		return 1
 	}
 	log.WithField("signal", sig.String()).Info("stopping controller")
 	ctx, cancel := context.WithTimeout(context.Background(), shutdownTimeout)

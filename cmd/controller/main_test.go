@@ -7,9 +7,15 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/hashicorp/raft"
+	raftboltdb "github.com/hashicorp/raft-boltdb/v2"
+	"github.com/sirupsen/logrus"
 
 	"github.com/gonamesrv/gonamesrv/controller/config"
 	"github.com/gonamesrv/gonamesrv/controller/node"
@@ -87,5 +93,46 @@ func TestSidePortServesStatusAndMetrics(t *testing.T) {
 	resp.Body.Close()
 	if !strings.Contains(string(body), "rocketmq_controller_role 1\n") || strings.Contains(string(body), "rocketmq_controller_log_bytes 0\n") {
 		t.Fatalf("metrics:\n%s", body)
+	}
+}
+
+// A damaged store stops the standalone controller with exit status 1 and a
+// log line naming the file (it used to panic inside hashicorp/raft).
+func TestDamagedStoreExitsOneNamingTheFile(t *testing.T) {
+	base, ok := nstest.FreePorts(0, 1000)
+	if !ok {
+		t.Skip("no free ports")
+	}
+	store := t.TempDir()
+	cfg := config.Default()
+	cfg.ControllerDLegerPeers = fmt.Sprintf("n0-127.0.0.1:%d", base)
+	cfg.ControllerDLegerSelfID, cfg.ControllerStorePath = "n0", store
+	db := filepath.Join(node.StoreDir(cfg), "raft.db")
+	if err := os.MkdirAll(filepath.Dir(db), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	boltStore, err := raftboltdb.NewBoltStore(db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := boltStore.StoreLog(&raft.Log{Index: 1, Term: 1, Type: raft.LogConfiguration, Data: []byte{1, 2, 3}}); err != nil {
+		t.Fatal(err)
+	}
+	boltStore.Close()
+
+	// The logger writes to os.Stderr (logsetup): read it from a file.
+	logFile, err := os.Create(filepath.Join(t.TempDir(), "stderr"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	saved := os.Stderr
+	os.Stderr = logFile
+	defer func() { os.Stderr = saved; logrus.SetOutput(saved) }()
+	var out, errOut bytes.Buffer
+	code := run([]string{"-controllerDLegerPeers", cfg.ControllerDLegerPeers, "-controllerDLegerSelfId", "n0",
+		"-controllerStorePath", store, "-httpListenPort", "-1"}, &out, &errOut)
+	logged, _ := os.ReadFile(logFile.Name())
+	if code != 1 || !strings.Contains(string(logged), db) || !strings.Contains(string(logged), "raft log index 1") {
+		t.Fatalf("exit %d, log:\n%s", code, logged)
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"time"
 
+	"github.com/prometheus/client_golang/prometheus"
 	"github.com/sirupsen/logrus"
 
 	"github.com/gonamesrv/gonamesrv/controller"
@@ -40,16 +41,37 @@ func startEmbeddedController(cfg *config.Config, ns *namesrv.NameServer, log *lo
 	}
 	ccfg.HTTPListenPort = -1
 	svc, err := node.Start(ccfg, log.WithField("service", "controller"))
+	var storeErr *node.StoreError
+	if errors.As(err, &storeErr) {
+		attachDownController(ccfg, ns, err, log)
+		return func(context.Context) error { return nil }, nil
+	}
 	if err != nil {
 		return nil, err
 	}
-	ns.AttachController(httpapi.Controller{Status: func() any { return svc.Node.Status() }, Metrics: svc.Node.Metrics().Registry})
+	ns.AttachController(httpapi.Controller{Status: func() any { return svc.Node.Status() }, Metrics: svc.Node.Metrics().Registry,
+		Down: svc.Node.Down})
 	stopFollowing := followElections(svc.Node, ns, log)
 	log.WithField("controllerAddr", svc.Node.Self().Addr).Info("embedded controller started (enableControllerInNamesrv)")
 	return func(ctx context.Context) error {
 		stopFollowing()
 		return svc.Shutdown(ctx)
 	}, nil
+}
+
+// attachDownController shows a controller whose store was refused at start
+// (damaged raft.db or snapshots): the NameServer goes on serving routes, as
+// it would with no controller, and its side port says the controller is
+// down: /readyz's body, /v1/controller's "down", rocketmq_controller_up 0.
+// A configuration error still stops the start (the caller returns it).
+func attachDownController(ccfg *ctlconfig.Config, ns *namesrv.NameServer, err error, log *logrus.Entry) {
+	log.WithError(err).Error("embedded controller down: its store was refused at start; the NameServer serves routes without it (docs/operations.md, damaged controller store)")
+	reg := prometheus.NewRegistry()
+	reg.MustRegister(node.UpGauge(func() bool { return false }))
+	status := node.Status{Self: ccfg.SelfID(), Group: ccfg.Group(), Role: "Down", Down: err.Error(),
+		Peers: []node.PeerState{}, BrokerSets: []node.SetState{}}
+	ns.AttachController(httpapi.Controller{Status: func() any { return status }, Metrics: reg,
+		Down: func() error { return err }})
 }
 
 // embeddedElectionSets bounds the sets whose election waits for the route

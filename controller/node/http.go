@@ -8,12 +8,17 @@ import (
 )
 
 // HTTPHandler serves the side port: /healthz (200 while the node runs),
-// /readyz (200 once a leader is known, so writes can be answered), /metrics
+// /readyz (200 once a leader is known, so writes can be answered; 503
+// naming the error once the node is down), /metrics
 // (rocketmq_controller_*) and /v1/controller (Status as JSON).
 func (n *Node) HTTPHandler() http.Handler {
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, _ *http.Request) { _, _ = w.Write([]byte("ok\n")) })
 	mux.HandleFunc("GET /readyz", func(w http.ResponseWriter, _ *http.Request) {
+		if err := n.Down(); err != nil {
+			http.Error(w, "controller down: "+err.Error(), http.StatusServiceUnavailable)
+			return
+		}
 		if _, ok := n.Leader(); !ok {
 			http.Error(w, "no controller leader known", http.StatusServiceUnavailable)
 			return

@@ -42,6 +42,8 @@ type Node struct {
 	raft  *raft.Raft
 	trans *raft.NetworkTransport
 	store *raftboltdb.BoltStore
+	// guard is the log store raft writes through (logGuard).
+	guard *logGuard
 	// storeDir holds raft.db and snapshots/ (StoreDir).
 	storeDir string
 	// closeLog ends the pipe that carries hashicorp's log lines into logrus.
@@ -56,6 +58,9 @@ type Node struct {
 	servingTerm atomic.Uint64
 	// draining is set once the node shuts down: it never serves again.
 	draining atomic.Bool
+	// down is the error that stopped the node (fail); failed is closed then.
+	down   atomic.Pointer[error]
+	failed chan struct{}
 	// writeMu makes validate -> commit -> answer one step per request, as
 	// Java's single EventScheduler thread: the next request validates
 	// against the previous one's effects.
@@ -88,7 +93,7 @@ func New(cfg *config.Config, log *logrus.Entry) (*Node, error) {
 	self, _ := cfg.Self()
 	n := &Node{log: log.WithFields(logrus.Fields{"component": "controller", "selfId": self.ID}),
 		self: self, peers: peers, group: cfg.Group(), peersText: peersText(peers, cfg.JRaftPeers()), fsm: raftfsm.New(),
-		stop: make(chan struct{})}
+		stop: make(chan struct{}), failed: make(chan struct{})}
 	n.cfg.Store(cfg.Clone())
 	n.storeDir = StoreDir(cfg)
 	n.metrics = newMetrics(n)
@@ -112,9 +117,13 @@ func New(cfg *config.Config, log *logrus.Entry) (*Node, error) {
 		n.log.WithFields(logrus.Fields{"configStorePath": cfg.ConfigStorePath, "keys": keys}).
 			Info("settings of earlier UPDATE_CONTROLLER_CONFIG read back from configStorePath")
 	}
+	n.registerUp()
+	n.fsm.OnFailure(n.fail)
 	if err := n.startRaft(cfg); err != nil {
 		return nil, err
 	}
+	n.wg.Add(1)
+	go n.watchFailure()
 	n.wg.Add(4)
 	go n.watchLeadership()
 	go n.expireHeartbeats()
@@ -138,7 +147,7 @@ func (n *Node) Metrics() *Metrics { return n.metrics }
 
 // Serving says whether this node leads and answers state requests.
 func (n *Node) Serving() bool {
-	return n.serving.Load() && !n.draining.Load() && n.raft.State() == raft.Leader && n.raft.CurrentTerm() == n.servingTerm.Load()
+	return n.serving.Load() && !n.draining.Load() && n.down.Load() == nil && n.raft.State() == raft.Leader && n.raft.CurrentTerm() == n.servingTerm.Load()
 }
 
 // Leader returns the leader's peer entry, if one is known.

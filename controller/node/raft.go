@@ -58,6 +58,9 @@ func (n *Node) startRaft(cfg *config.Config) (err error) {
 	if err := raft.ValidateConfig(rc); err != nil {
 		return fmt.Errorf("controller raft config: %w", err)
 	}
+	if _, err := checkStore(dir, n.log); err != nil {
+		return err
+	}
 	n.store, err = raftboltdb.NewBoltStore(filepath.Join(dir, "raft.db"))
 	if err != nil {
 		return fmt.Errorf("controller raft log %s: %w", dir, err)
@@ -78,7 +81,8 @@ func (n *Node) startRaft(cfg *config.Config) (err error) {
 		n.store.Close()
 		return fmt.Errorf("controller store %s: %w", dir, err)
 	}
-	n.raft, err = raft.NewRaft(rc, n.fsm, n.store, n.store, snaps, n.trans)
+	n.guard = newLogGuard(n.store, n.log, n.metrics.Registry)
+	n.raft, err = newRaft(dir, rc, n.fsm, n.guard, n.store, snaps, newRPCGuard(n.trans, n.guard))
 	if err != nil {
 		n.trans.Close()
 		n.store.Close()

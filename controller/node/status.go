@@ -6,10 +6,12 @@ import (
 
 // Status is what the side port's /v1/controller shows of a node.
 type Status struct {
-	Self          string      `json:"self"`
-	Group         string      `json:"group"`
-	Role          string      `json:"role"`
-	Serving       bool        `json:"serving"`
+	Self    string `json:"self"`
+	Group   string `json:"group"`
+	Role    string `json:"role"`
+	Serving bool   `json:"serving"`
+	// Down is why the node stopped (an entry it cannot apply); "" while up.
+	Down          string      `json:"down,omitempty"`
 	LeaderID      string      `json:"leaderId"`
 	LeaderAddress string      `json:"leaderAddress"`
 	Peers         []PeerState `json:"peers"`
@@ -53,6 +55,9 @@ func (n *Node) Status() Status {
 	st := Status{Self: n.self.ID, Group: n.group, Role: n.raft.State().String(), Serving: n.Serving(),
 		Term: stats["term"], LastIndex: stats["last_log_index"], AppliedIndex: stats["applied_index"],
 		SnapshotIndex: stats["last_snapshot_index"], LiveBrokers: n.live.size(), BrokerSets: []SetState{}}
+	if err := n.Down(); err != nil {
+		st.Down = err.Error()
+	}
 	if leader, ok := n.Leader(); ok {
 		st.LeaderID, st.LeaderAddress = leader.ID, leader.Addr
 	}

@@ -21,6 +21,15 @@ type FSM struct {
 	state *controller.State
 	// observers receive elections (Observe); guarded by mu.
 	observers []Observer
+	// failed is the first entry this FSM could not decode or apply; from
+	// it on nothing more is applied (the state would no longer be the
+	// group's). Guarded by mu.
+	failed error
+	// onFailure is told of failed once (OnFailure); guarded by mu.
+	onFailure func(error)
+	// applyEvents applies decoded events; tests replace it to provoke an
+	// apply that panics.
+	applyEvents func(*controller.State, []controller.Event)
 }
 
 // Observer receives a set's election when this node applies it, and every
@@ -52,7 +61,29 @@ func notify(observers []Observer, elections []controller.Election) {
 }
 
 // New returns an FSM over an empty state.
-func New() *FSM { return &FSM{state: controller.NewState()} }
+func New() *FSM {
+	return &FSM{state: controller.NewState(), applyEvents: (*controller.State).ApplyAll}
+}
+
+// OnFailure sets fn to be told, once, of the entry this FSM could not
+// decode or apply (at once if that happened already). It runs on raft's
+// apply goroutine: it must not block nor call into raft and wait.
+func (f *FSM) OnFailure(fn func(error)) {
+	f.mu.Lock()
+	f.onFailure = fn
+	failed := f.failed
+	f.mu.Unlock()
+	if failed != nil {
+		fn(failed)
+	}
+}
+
+// Failed is the error that stopped this FSM, nil while it applies.
+func (f *FSM) Failed() error {
+	f.mu.RLock()
+	defer f.mu.RUnlock()
+	return f.failed
+}
 
 // Read runs f with the state held for reading; f must not keep it.
 func (f *FSM) Read(fn func(*controller.State)) {
@@ -61,20 +92,50 @@ func (f *FSM) Read(fn func(*controller.State)) {
 	fn(f.state)
 }
 
-// Apply applies one committed entry. A command entry that does not decode
-// changes nothing and returns the error as the apply future's response (every
-// node decodes the same bytes, so they all skip it alike).
+// Apply applies one committed entry. An entry it cannot decode or apply
+// (the log guard refuses undecodable ones before they are appended, so this
+// is a store from elsewhere or a bug) stops the FSM for good: it returns an
+// error naming the index, now and for every later entry, and tells
+// OnFailure's function, and never panics. Skipping the entry instead would
+// leave this node's state apart from the group's without anyone knowing.
 func (f *FSM) Apply(l *raft.Log) interface{} {
 	if l.Type != raft.LogCommand {
 		return nil
 	}
+	f.mu.Lock()
+	if f.failed != nil {
+		err := f.failed
+		f.mu.Unlock()
+		return err
+	}
+	elections, err := f.applyLocked(l)
+	if err != nil {
+		f.failed = fmt.Errorf("controller state stopped at raft log index %d: %w", l.Index, err)
+		err, onFailure := f.failed, f.onFailure
+		f.mu.Unlock()
+		if onFailure != nil {
+			onFailure(err)
+		}
+		return err
+	}
+	observers := f.observers
+	f.mu.Unlock()
+	notify(observers, elections)
+	return nil
+}
+
+// applyLocked decodes and applies one entry under mu, a panic made an error.
+func (f *FSM) applyLocked(l *raft.Log) (elections []controller.Election, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			elections, err = nil, fmt.Errorf("apply panicked: %v", r)
+		}
+	}()
 	events, err := controller.DecodeEntry(l.Data)
 	if err != nil {
-		return fmt.Errorf("raft log index %d: %w", l.Index, err)
+		return nil, err
 	}
-	f.mu.Lock()
-	f.state.ApplyAll(events)
-	var elections []controller.Election
+	f.applyEvents(f.state, events)
 	if len(f.observers) > 0 {
 		for _, name := range controller.ElectedSets(events) {
 			if e, ok := f.state.Election(name); ok {
@@ -82,10 +143,7 @@ func (f *FSM) Apply(l *raft.Log) interface{} {
 			}
 		}
 	}
-	observers := f.observers
-	f.mu.Unlock()
-	notify(observers, elections)
-	return nil
+	return elections, nil
 }
 
 // Snapshot encodes the state now; Persist writes those bytes later.
@@ -107,14 +165,27 @@ func (f *FSM) Restore(rc io.ReadCloser) error {
 		return fmt.Errorf("read controller snapshot: %w", err)
 	}
 	f.mu.Lock()
-	err = f.state.Restore(b)
+	err = restoreState(f.state, b)
 	elections, observers := f.state.Elections(), f.observers
 	f.mu.Unlock()
 	if err != nil {
+		// hashicorp/raft names the snapshot beside this error, and at
+		// start tries the next older one.
 		return err
 	}
 	notify(observers, elections)
 	return nil
+}
+
+// restoreState is State.Restore with a panic made an error: hashicorp/raft
+// falls back to an older snapshot on an error, never on a panic.
+func restoreState(s *controller.State, b []byte) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("decode controller snapshot panicked: %v", r)
+		}
+	}()
+	return s.Restore(b)
 }
 
 type snapshot []byte

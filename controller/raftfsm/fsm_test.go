@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -199,16 +200,65 @@ func TestThreeNodeGroupReplicatesAndRestoresFromSnapshot(t *testing.T) {
 	waitFor(t, "the restarted node to catch up", func() bool { return snapshotOf(restarted) == want })
 }
 
-func TestApplySkipsUndecodableEntries(t *testing.T) {
+// An entry the FSM cannot decode stops it, with an error naming the index
+// (told once to OnFailure), and nothing after it is applied: skipping it
+// would leave this node's state apart from the group's.
+func TestApplyStopsAtAnEntryItCannotDecode(t *testing.T) {
 	f := New()
-	if resp := f.Apply(&raft.Log{Type: raft.LogCommand, Index: 7, Data: []byte{0, 9, 0, 0, 0, 0}}); resp == nil {
-		t.Fatal("a damaged entry applied without an error")
+	var told []error
+	f.OnFailure(func(err error) { told = append(told, err) })
+	resp := f.Apply(&raft.Log{Type: raft.LogCommand, Index: 7, Data: []byte{0, 9, 0, 0, 0, 0}})
+	if err, ok := resp.(error); !ok || !strings.Contains(err.Error(), "raft log index 7") {
+		t.Fatalf("damaged entry answered %v, want an error naming index 7", resp)
 	}
 	if resp := f.Apply(&raft.Log{Type: raft.LogNoop}); resp != nil {
 		t.Fatalf("a no-op entry answered %v", resp)
 	}
+	b, err := controller.EncodeEntry([]controller.Event{controller.ApplyBrokerIDEvent{ClusterName: "c", BrokerName: "b",
+		BrokerAddress: "127.0.0.1:9001", NewBrokerID: 1}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if resp := f.Apply(&raft.Log{Type: raft.LogCommand, Index: 8, Data: b}); resp == nil {
+		t.Fatal("an entry after the failure applied")
+	}
 	if got := snapshotOf(&node{fsm: f}); got != `{"version":1,"replicaInfo":[],"syncStateInfo":[]}` {
 		t.Fatalf("state %s", got)
+	}
+	if len(told) != 1 || !strings.Contains(told[0].Error(), "raft log index 7") || f.Failed() != told[0] {
+		t.Fatalf("told %v, Failed %v", told, f.Failed())
+	}
+}
+
+// An apply that panics (a bug the decoder let through) is an error naming
+// the index, not a crash of the process.
+func TestApplyThatPanicsStopsTheFSMWithoutACrash(t *testing.T) {
+	f := New()
+	f.applyEvents = func(*controller.State, []controller.Event) { panic("nil map") }
+	resp := f.Apply(&raft.Log{Type: raft.LogCommand, Index: 9, Data: nil})
+	if err, ok := resp.(error); !ok || !strings.Contains(err.Error(), "raft log index 9") || !strings.Contains(err.Error(), "nil map") {
+		t.Fatalf("answered %v", resp)
+	}
+	var told error
+	f.OnFailure(func(err error) { told = err })
+	if told == nil || f.Failed() == nil {
+		t.Fatal("a failure before OnFailure was not told")
+	}
+}
+
+// A snapshot that does not decode is an error (hashicorp/raft then tries
+// the next older one), and the state stays as it was.
+func TestRestoreOfAnUndecodableSnapshotIsAnError(t *testing.T) {
+	f := New()
+	applyEvents(t, f, 1, controller.ApplyBrokerIDEvent{ClusterName: "c", BrokerName: "b", BrokerAddress: "127.0.0.1:9001", NewBrokerID: 1})
+	before := snapshotOf(&node{fsm: f})
+	for _, bad := range []string{"", "{not json", `{"version":2}`, `{"version":1,"replicaInfo":7}`} {
+		if err := f.Restore(io.NopCloser(strings.NewReader(bad))); err == nil {
+			t.Errorf("snapshot %q restored", bad)
+		}
+	}
+	if got := snapshotOf(&node{fsm: f}); got != before {
+		t.Fatalf("state %s, was %s", got, before)
 	}
 }
 

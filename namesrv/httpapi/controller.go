@@ -16,6 +16,17 @@ type Controller struct {
 	Status func() any
 	// Metrics is the node's registry; nil adds nothing to /metrics.
 	Metrics prometheus.Gatherer
+	// Down says why the controller is down (its store refused at start, an
+	// entry it cannot apply), nil while it runs; /readyz names it. Nil: up.
+	Down func() error
+}
+
+// controllerDown is the attached controller's failure, nil if none.
+func (s *Server) controllerDown() error {
+	if c := s.controller.Load(); c != nil && c.Down != nil {
+		return c.Down()
+	}
+	return nil
 }
 
 // AttachController adds an embedded controller's views; before it,

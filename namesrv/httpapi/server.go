@@ -264,18 +264,28 @@ func (s *Server) attached(h func(*Source, http.ResponseWriter, *http.Request)) h
 }
 
 // readyz is 200 while the NameServer should get traffic, 503 with the
-// reason otherwise (loading, needWaitForService window, stopping).
+// reason otherwise (loading, needWaitForService window, stopping). An
+// embedded controller that is down adds a line naming its error but does
+// not make it 503: readiness gates the Service that carries route queries,
+// and those are served all the same; taking the pod out would stop them
+// without bringing the controller back (brokers reach the controller by
+// its own port, not the Service). rocketmq_controller_up 0 is what to
+// alert on.
 func (s *Server) readyz(w http.ResponseWriter, _ *http.Request) {
+	var controller string
+	if err := s.controllerDown(); err != nil {
+		controller = "controller down: " + err.Error() + "\n"
+	}
 	src := s.source.Load()
 	if src == nil {
-		writeText(w, http.StatusServiceUnavailable, "not ready: loading the KV config store\n")
+		writeText(w, http.StatusServiceUnavailable, "not ready: loading the KV config store\n"+controller)
 		return
 	}
 	if ready, why := src.Ready(); !ready {
-		writeText(w, http.StatusServiceUnavailable, "not ready: "+why+"\n")
+		writeText(w, http.StatusServiceUnavailable, "not ready: "+why+"\n"+controller)
 		return
 	}
-	writeText(w, http.StatusOK, "ready\n")
+	writeText(w, http.StatusOK, "ready\n"+controller)
 }
 
 func writeText(w http.ResponseWriter, status int, text string) {
