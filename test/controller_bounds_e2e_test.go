@@ -12,6 +12,7 @@ import (
 
 	"github.com/gonamesrv/gonamesrv/controller/ctltest"
 	"github.com/gonamesrv/gonamesrv/controller/wire"
+	"github.com/gonamesrv/gonamesrv/internal/nstest"
 	"github.com/gonamesrv/gonamesrv/remoting"
 )
 
@@ -148,6 +149,58 @@ func TestControllerConfigOverTheWireCannotMoveTheStore(t *testing.T) {
 	}
 	p.Restart()
 	g.leader(t, 20*time.Second)
+	if id := nextBrokerID(t, b); id != 2 {
+		t.Fatalf("next broker id of set-kept after the restart %d, want 2 (the store kept)", id)
+	}
+}
+
+// The same door through the NameServer: with enableControllerInNamesrv and
+// no configStorePath, UPDATE_NAMESRV_CONFIG (318) rewrote the -c file's
+// controllerStorePath (a key the NameServer does not know is replaced in
+// its file), and the embedded controller started on an empty store. The
+// controller's keys are protected on the NameServer (code 16 naming the key).
+func TestEmbeddedControllerStoreCannotBeMovedThroughTheNameServer(t *testing.T) {
+	base, ok := nstest.FreePorts(0, 1000)
+	if !ok {
+		t.Fatal("no free ports")
+	}
+	ctlAddr := fmt.Sprintf("127.0.0.1:%d", base)
+	dir := t.TempDir()
+	file := filepath.Join(dir, "namesrv.properties")
+	conf := fmt.Sprintf("enableControllerInNamesrv=true\ncontrollerDLegerGroup=embedded\ncontrollerDLegerPeers=n0-%s\n"+
+		"controllerDLegerSelfId=n0\ncontrollerStorePath=%s\n", ctlAddr, filepath.ToSlash(filepath.Join(dir, "ctl")))
+	if err := os.WriteFile(file, []byte(conf), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	port := freePort(t)
+	ns := &process{t: t, name: "namesrv", Addr: fmt.Sprintf("127.0.0.1:%d", port), DataDir: dir,
+		// The embedded controller's own configStorePath is under $HOME.
+		env: []string{"HOME=" + t.TempDir()},
+		args: []string{"-c", file, "-bindAddress", "127.0.0.1", "-listenPort", fmt.Sprint(port), "-data", dir,
+			"-httpListenPort", "-1", "-readinessWarmUpMillis", "0"}}
+	ns.start()
+	b := ctltest.NewBroker(t, "cluster-a", "set-kept", []string{ctlAddr})
+	b.Register(t)
+
+	for _, kv := range [][2]string{{"controllerStorePath", filepath.ToSlash(t.TempDir())}, {"controllerDLegerPeers", "n0-" + ctlAddr},
+		{"enableControllerInNamesrv", "false"}} {
+		key := kv[0]
+		resp, err := nstest.Call(ns.Addr, remoting.UPDATE_NAMESRV_CONFIG, nil, []byte(key+"="+kv[1]+"\n"), 5*time.Second)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if resp.Code == remoting.SUCCESS || !strings.Contains(resp.Remark, key) {
+			t.Errorf("UPDATE_NAMESRV_CONFIG %s: %d %q", key, resp.Code, resp.Remark)
+		}
+	}
+	ns.Restart()
+	eventually(t, 20*time.Second, "the embedded controller leads again", func() error {
+		md, err := b.Metadata(ctlAddr)
+		if err != nil || !md.IsLeader {
+			return fmt.Errorf("metadata %+v %v", md, err)
+		}
+		return nil
+	})
 	if id := nextBrokerID(t, b); id != 2 {
 		t.Fatalf("next broker id of set-kept after the restart %d, want 2 (the store kept)", id)
 	}

@@ -62,3 +62,11 @@ func checkOnline(key, value string) error {
 	}
 	return nil
 }
+
+// Known says whether key is a controller setting: the NameServer refuses
+// these over its own UPDATE_NAMESRV_CONFIG (namesrv/config), since with
+// enableControllerInNamesrv its -c file is the embedded controller's.
+func Known(key string) bool {
+	_, ok := fields.Lookup(key)
+	return ok
+}

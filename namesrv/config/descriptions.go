@@ -27,7 +27,7 @@ var descriptions = map[string]string{
 	"enableAllTopicList":                   "allow GET_ALL_TOPIC_LIST_FROM_NAMESERVER",
 	"enableTopicList":                      "allow GET_TOPICS_BY_CLUSTER and the unit topic lists",
 	"notifyMinBrokerIdChanged":             "send NOTIFY_MIN_BROKER_ID_CHANGE to brokers",
-	"enableControllerInNamesrv":            "at start, run a RocketMQ 5 controller node in this process from the controller keys of the same -c file (controllerDLegerPeers, controllerDLegerSelfId, ...: controller/config/README.md), serving on the self peer's port, not listenPort; its own side port off (docs/controller.md)",
+	"enableControllerInNamesrv":            "at start, run a RocketMQ 5 controller node in this process from the controller keys of the same -c file (controllerDLegerPeers, controllerDLegerSelfId, ...: controller/config/README.md), serving on the self peer's port, not listenPort; its own side port off (docs/controller.md). This key and the controller's keys in the file are protected: UPDATE_NAMESRV_CONFIG refuses them",
 	"needWaitForService":                   "refuse route queries for a while after start",
 	"waitSecondsForService":                "length of that while, s",
 	"deleteTopicWithBrokerRegistration":    "registrations delete topics the broker no longer reports",

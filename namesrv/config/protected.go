@@ -46,7 +46,7 @@ var protectedPrefixes = []string{"tls.", "acl"}
 
 // IsProtected reports whether key may not be changed over the wire.
 func IsProtected(key string) bool {
-	if slices.Contains(ProtectedKeys, key) {
+	if slices.Contains(ProtectedKeys, key) || controllerKey(key) {
 		return true
 	}
 	for _, prefix := range protectedPrefixes {

@@ -21,7 +21,6 @@ var wireBadValues = map[string][]string{
 	"needWaitForService":                   {"y"},
 	"deleteTopicWithBrokerRegistration":    {"nope"},
 	"clusterTest":                          {"x"},
-	"enableControllerInNamesrv":            {"x"},
 	"waitSecondsForService":                {"2147483647", "-1", "601", "ten", "99999999999"},
 	"logLevel":                             {"panic", "fatal", "PANIC", "loud", ""},
 	"logFormat":                            {"xml", ""},
