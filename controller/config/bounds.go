@@ -22,6 +22,8 @@ var bounds = map[string]struct{ min, max int64 }{
 	"controllerTrailingLogs":                   {0, 1 << 30},
 	"controllerMaxHeartbeatEntries":            {1, 10_000_000},
 	"httpListenPort":                           {-2, 65535},
+	"tlsHandshakeMaxConcurrent":                {1, 1_000_000},
+	"tlsHandshakeTimeoutMillis":                {100, 600_000},
 }
 
 // Validate checks bounds, the engine type and the peers.
@@ -43,6 +45,9 @@ func (c *Config) Validate() error {
 	}
 	if c.ControllerStorePath == "" {
 		return fmt.Errorf("controllerStorePath is empty")
+	}
+	if err := c.validateAccess(); err != nil {
+		return err
 	}
 	_, err := c.Self()
 	return err

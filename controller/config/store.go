@@ -54,7 +54,11 @@ func (c *Config) Update(props map[string]string) (*Config, error) {
 
 func (c *Config) storeFile() []byte {
 	head := wireKeysComment + strings.Join(c.wireKeys, ",") + "\n"
-	return append([]byte(head), javaprops.FormatFile(c.Values())...)
+	values := c.Values()
+	for _, key := range secretKeys {
+		delete(values, key)
+	}
+	return append([]byte(head), javaprops.FormatFile(values)...)
 }
 
 // loadStored applies the wire-updated keys of the configStorePath file, if
