@@ -192,3 +192,17 @@ func TestControllerStandaloneACLTLSAndBind(t *testing.T) {
 	mustNotAcceptOn(t, port)
 	mustNotAcceptOn(t, side)
 }
+
+// Our cmd/broker in controller mode signs its controller requests with its
+// accessKey and secretKey (the 4.x keys of broker.conf), as Java brokers
+// sign theirs: under a controller with aclEnable and no white-listed
+// address, a broker with the admin's keys gets its id and the master role,
+// and the NameServer routes it at id 0.
+func TestControllerACLAdmitsOurBrokerSigningWithAdminKeys(t *testing.T) {
+	ns := startNamesrv(t)
+	ctl := startControllerGroup(t, 1, "-aclEnable", "-aclFile", writeControllerAccounts(t))
+	const set = "broker-set-signed"
+	conf := append(electionBrokerConf(ctl.addrs, time.Second), "accessKey="+aclAdmin.AccessKey, "secretKey="+aclAdmin.SecretKey)
+	a := startBroker(t, brokerSpec{cluster: "cluster-a", name: set, nameServers: []*process{ns}, extra: conf})
+	eventually(t, 30*time.Second, "the signed broker routed as master", wantRoute(ns.Addr, set, map[int64]string{0: a.Addr}))
+}
