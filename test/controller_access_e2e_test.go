@@ -160,7 +160,8 @@ func TestControllerEmbeddedUnderTheNameServersTLS(t *testing.T) {
 // aclEnable and the accounts, unsigned writes are refused 16 and an
 // admin-signed broker is elected; with bindAddress=127.0.0.1 neither its
 // port nor its side port answers on 127.0.0.2; with tls.server.mode=
-// enforcing a plain connection is closed.
+// enforcing a plain connection is closed; mqadmin reaches it over TLS and
+// signs its operator writes.
 func TestControllerStandaloneACLTLSAndBind(t *testing.T) {
 	certs, err := testcerts.Write(t.TempDir())
 	if err != nil {
@@ -183,6 +184,15 @@ func TestControllerStandaloneACLTLSAndBind(t *testing.T) {
 		}
 	}
 	adminBrokerElected(t, addr, "broker-set-standalone", tlsCfg)
+	// mqadmin's controller commands take -tls and sign with -ak/-sk.
+	if out := mustMqadmin(t, "getControllerMetaData", "-a", addr, "-tls"); !strings.Contains(out, "#ControllerLeaderAddress\t"+addr) {
+		t.Fatalf("getControllerMetaData over TLS: %q", out)
+	}
+	update := []string{"updateControllerConfig", "-a", addr, "-k", "notifyBrokerRoleChanged", "-v", "false", "-tls"}
+	if r := mqadmin(t, update...); r.code == 0 || !strings.Contains(r.stderr, "CODE: 16") {
+		t.Fatalf("unsigned updateControllerConfig: %d %q %q", r.code, r.stdout, r.stderr)
+	}
+	mustMqadmin(t, append(update, "-ak", aclAdmin.AccessKey, "-sk", aclAdmin.SecretKey)...)
 	if c, err := net.DialTimeout("tcp", net.JoinHostPort("127.0.0.1", side), 5*time.Second); err != nil {
 		t.Fatalf("side port on 127.0.0.1: %v", err)
 	} else {
