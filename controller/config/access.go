@@ -7,6 +7,7 @@ import (
 	"slices"
 
 	"github.com/gonamesrv/gonamesrv/internal/aclsign"
+	"github.com/gonamesrv/gonamesrv/internal/javaprops"
 	"github.com/gonamesrv/gonamesrv/internal/portguard"
 )
 
@@ -16,12 +17,10 @@ import (
 // whose contents are the group's data (wiped with a store).
 const DefaultACLFileName = "plain_acl.yml"
 
-// secretKeys are never printed (-p), answered (GET_CONTROLLER_CONFIG) or
-// written to configStorePath.
-var secretKeys = []string{"innerClientAuthenticationCredentials", "secretKey"}
-
-// IsSecret says whether key holds a secret.
-func IsSecret(key string) bool { return slices.Contains(secretKeys, key) }
+// IsSecret says whether key holds a secret (javaprops.IsSecretKey: secretKey,
+// innerClientAuthenticationCredentials): never printed (-p), answered
+// (GET_CONTROLLER_CONFIG) or written to configStorePath.
+func IsSecret(key string) bool { return javaprops.IsSecretKey(key) }
 
 // ACLFile is aclFile, or plain_acl.yml in configStorePath's folder.
 func (c *Config) ACLFile() string {

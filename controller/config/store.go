@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"os"
 	"slices"
 	"strings"
@@ -55,9 +56,7 @@ func (c *Config) Update(props map[string]string) (*Config, error) {
 func (c *Config) storeFile() []byte {
 	head := wireKeysComment + strings.Join(c.wireKeys, ",") + "\n"
 	values := c.Values()
-	for _, key := range secretKeys {
-		delete(values, key)
-	}
+	maps.DeleteFunc(values, func(key, _ string) bool { return IsSecret(key) })
 	return append([]byte(head), javaprops.FormatFile(values)...)
 }
 
