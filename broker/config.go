@@ -16,6 +16,7 @@ import (
 	"github.com/gonamesrv/gonamesrv/broker/agent"
 	"github.com/gonamesrv/gonamesrv/broker/replicas"
 	"github.com/gonamesrv/gonamesrv/broker/topicconfig"
+	"github.com/gonamesrv/gonamesrv/internal/aclsign"
 )
 
 // Config holds the broker settings, named after the Java BrokerConfig,
@@ -223,6 +224,7 @@ func (c *Config) controllerConfig() replicas.Config {
 	if rc.StorePathBrokerIdentity == "" {
 		rc.StorePathBrokerIdentity = replicas.IdentityPath(c.StorePathRootDir)
 	}
+	rc.Credentials = aclsign.Credentials{AccessKey: c.AccessKey, SecretKey: c.SecretKey}
 	return rc
 }
 

@@ -70,7 +70,8 @@ func TestControllerModeKeys(t *testing.T) {
 	cfg := DefaultConfig()
 	cfg.StorePathRootDir = "/data/a"
 	err := cfg.Apply(map[string]string{"enableControllerMode": "true", "syncBrokerMetadataPeriod": "700",
-		"brokerElectionPriority": "3", "simulatedOffsetRate": "0", "haMaxGapNotInSync": "1024", "brokerHeartbeatInterval": "250"})
+		"brokerElectionPriority": "3", "simulatedOffsetRate": "0", "haMaxGapNotInSync": "1024", "brokerHeartbeatInterval": "250",
+		"accessKey": "rocketmq2", "secretKey": "12345678"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -86,7 +87,8 @@ func TestControllerModeKeys(t *testing.T) {
 	rc := cfg.controllerConfig()
 	if rc.SyncBrokerMetadataPeriod != 700*time.Millisecond || rc.BrokerElectionPriority != 3 || rc.SimulatedOffsetRate != 0 ||
 		rc.HaMaxGapNotInSync != 1024 || rc.BrokerHeartbeatInterval != 250*time.Millisecond ||
-		rc.StorePathBrokerIdentity != "/data/a/brokerIdentity" || rc.CheckSyncStateSetPeriod != 5*time.Second {
+		rc.StorePathBrokerIdentity != "/data/a/brokerIdentity" || rc.CheckSyncStateSetPeriod != 5*time.Second ||
+		rc.Credentials.AccessKey != "rocketmq2" || rc.Credentials.SecretKey != "12345678" {
 		t.Fatalf("controller config %+v", rc)
 	}
 	if p := cfg.Properties(); p["enableControllerMode"] != "true" || p["storePathBrokerIdentity"] != "" || p["controllerHeartBeatTimeoutMills"] != "10000" {

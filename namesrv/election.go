@@ -8,6 +8,7 @@ import (
 
 	"github.com/gonamesrv/gonamesrv/controller/wire"
 	"github.com/gonamesrv/gonamesrv/internal/aclsign"
+	"github.com/gonamesrv/gonamesrv/internal/portguard"
 	"github.com/gonamesrv/gonamesrv/namesrv/metrics"
 	"github.com/gonamesrv/gonamesrv/remoting"
 	"github.com/gonamesrv/gonamesrv/route"
@@ -68,7 +69,7 @@ func (ns *NameServer) notifyNamesrvMasterElected(conn *remoting.Conn, req *remot
 // which may not move routes). It returns the refusal's reason and remark,
 // "" when admitted.
 func (ns *NameServer) noticeSender(conn *remoting.Conn, req *remoting.Command) (reason, remark string) {
-	remote := remoteAddr(conn)
+	remote := portguard.RemoteAddr(conn)
 	switch {
 	case !ns.controllers.configured():
 		return metrics.NoticeNotController, "no permission: election notices (code 5001) are refused: controllerAddr is empty " +

@@ -126,7 +126,7 @@ func New(settings *config.Settings, log *logrus.Entry) (*NameServer, error) {
 	srvCfg.Pools = map[string]remoting.PoolSize{adminPool: {Workers: adminPoolWorkers, Queue: adminPoolQueue},
 		listPool: {Workers: listPoolWorkers, Queue: listPoolQueue}}
 	srvCfg.Logger = log.WithField("component", "remoting")
-	srvCfg.TLS = tlsOptions(cfg)
+	srvCfg.TLS = TLSOptions(cfg)
 	ns.server = remoting.NewServer(srvCfg)
 	ns.registerHandlers()
 	ns.server.OnClose(ns.connectionClosed)

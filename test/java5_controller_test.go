@@ -80,14 +80,18 @@ func TestJava5BrokersFailOverUnderTheEmbeddedController(t *testing.T) {
 	javaBrokersFailOver(t, build, ns.Addr, []string{ctlAddr}, nil)
 }
 
-// javaBrokersFailOver starts two Java brokers of one set under the given
-// controllers and NameServer, checks the master, the in-sync set, runs
-// between (when not nil) once both are in sync, then kills the master and
-// checks the failover in the controller and the route.
-func javaBrokersFailOver(t *testing.T, build, ns string, controllers []string, between func()) {
+// javaBrokersFailOver starts two Java brokers of one set (their spec
+// changed by brokers) under the given controllers and NameServer, checks
+// the master, the in-sync set, runs between (when not nil) once both are
+// in sync, then kills the master and checks the failover in the
+// controller and the route.
+func javaBrokersFailOver(t *testing.T, build, ns string, controllers []string, between func(), brokers ...func(*javaBrokerSpec)) {
 	t.Helper()
 	const cluster, set = "JCluster", "jset"
 	spec := javaBrokerSpec{cluster: cluster, name: set, namesrv: ns, controllers: controllers}
+	for _, change := range brokers {
+		change(&spec)
+	}
 	a := startJavaBroker(t, build, spec)
 	eventually(t, 90*time.Second, "the first Java broker as master", wantRoute(ns, set, map[int64]string{0: a.Addr}))
 	if sv, err := stateVersionOf(ns, cluster, set, a.Addr, 0); err != nil || sv != 1 {

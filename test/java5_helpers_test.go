@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -131,6 +132,8 @@ type javaBrokerSpec struct {
 	cluster, name string
 	namesrv       string
 	controllers   []string
+	extra         []string // more broker.conf lines
+	classpath     string   // a folder of classes put before the build's
 }
 
 // startJavaBroker starts a Java broker with brokerId=-1 in controller mode
@@ -151,12 +154,16 @@ func startJavaBroker(t *testing.T, build string, spec javaBrokerSpec) *javaProc 
 		"storePathRootDir=" + store, "storePathCommitLog=" + filepath.Join(store, "commitlog"),
 		"enableControllerMode=true", "controllerAddr=" + strings.Join(spec.controllers, ";"),
 		"mappedFileSizeCommitLog=67108864", "mappedFileSizeConsumeQueue=300000",
-	}, "\n") + "\n"
+	}, "\n") + "\n" + strings.Join(spec.extra, "\n") + "\n"
 	confPath := filepath.Join(dir, "broker.conf")
 	if err := os.WriteFile(confPath, []byte(conf), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	cmd := javaArgs(t, build, "512m", dir, "rmq.broker.logback.xml", "org.apache.rocketmq.broker.BrokerStartup", "-c", confPath)
+	if spec.classpath != "" {
+		i := slices.Index(cmd.Args, "-cp")
+		cmd.Args[i+1] = spec.classpath + string(os.PathListSeparator) + cmd.Args[i+1]
+	}
 	cmd.Args = append(cmd.Args[:1], append([]string{"-Xms512m"}, cmd.Args[1:]...)...)
 	return startJava(t, fmt.Sprintf("java-broker-%d", port), net.JoinHostPort("127.0.0.1", strconv.Itoa(port)), dir, cmd)
 }

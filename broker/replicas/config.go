@@ -14,6 +14,8 @@ import (
 	"net"
 	"strings"
 	"time"
+
+	"github.com/gonamesrv/gonamesrv/internal/aclsign"
 )
 
 // Config holds the controller-mode keys of broker.conf, Java's names and
@@ -50,6 +52,11 @@ type Config struct {
 	// commit log grows by (there is no store); the offset is reported as
 	// maxOffset, so elections by offset can be tried.
 	SimulatedOffsetRate int64
+	// Credentials sign every request to the controllers (and a slave's
+	// heartbeats to its master, which ignores them): the broker's
+	// accessKey and secretKey, which a controller with aclEnable=true
+	// checks. Empty: unsigned.
+	Credentials aclsign.Credentials
 }
 
 // Fixed limits of the flow (Java's constants), named in broker/README.md.

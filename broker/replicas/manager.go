@@ -12,6 +12,7 @@ import (
 
 	"github.com/gonamesrv/gonamesrv/controller"
 	"github.com/gonamesrv/gonamesrv/controller/wire"
+	"github.com/gonamesrv/gonamesrv/internal/aclsign"
 	"github.com/gonamesrv/gonamesrv/remoting"
 )
 
@@ -262,7 +263,8 @@ func (m *Manager) client(addr string) *remoting.Client {
 	defer m.mu.Unlock()
 	c, ok := m.clients[addr]
 	if !ok {
-		c = remoting.NewClient(addr, remoting.ClientConfig{RequestTimeout: callTimeout, Logger: m.log})
+		c = remoting.NewClient(addr, remoting.ClientConfig{RequestTimeout: callTimeout, Logger: m.log,
+			Sign: aclsign.Signer(m.cfg.Credentials)})
 		m.clients[addr] = c
 	}
 	return c

@@ -99,14 +99,14 @@ func run(args []string, stdout, stderr io.Writer) int {
 	return 0
 }
 
-// serveHTTP starts the side port (httpListenPort; -1 off) with /healthz,
-// /readyz, /metrics and /v1/controller.
+// serveHTTP starts the side port (httpListenPort; -1 off, on bindAddress)
+// with /healthz, /readyz, /metrics and /v1/controller.
 func serveHTTP(cfg *config.Config, n *node.Node, log *logrus.Entry) (func(context.Context), error) {
 	port, err := cfg.HTTPPort()
 	if err != nil || port < 0 {
 		return func(context.Context) {}, err
 	}
-	ln, err := net.Listen("tcp", net.JoinHostPort("", strconv.Itoa(port)))
+	ln, err := net.Listen("tcp", net.JoinHostPort(cfg.BindAddress, strconv.Itoa(port)))
 	if err != nil {
 		return nil, fmt.Errorf("side port %d: %w", port, err)
 	}

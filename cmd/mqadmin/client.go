@@ -46,7 +46,8 @@ type adminClient struct {
 	clients     map[string]*remoting.Client
 	log         *logrus.Entry
 	// nsConfig signs and encrypts as the security options say; it is used
-	// for NameServer addresses (brokers get plain signed connections).
+	// for NameServer addresses and for controllers, which take the same
+	// tls.server.mode (brokers get plain signed connections).
 	nsConfig remoting.ClientConfig
 }
 
@@ -68,7 +69,7 @@ func (c *adminClient) invoke(addr string, code int32, ext map[string]string, bod
 	client, ok := c.clients[addr]
 	if !ok {
 		cfg := remoting.ClientConfig{Logger: c.log, Sign: c.nsConfig.Sign}
-		if slices.Contains(c.nameServers, addr) {
+		if slices.Contains(c.nameServers, addr) || controllerCodes[code] {
 			cfg = c.nsConfig
 		}
 		client = remoting.NewClient(addr, cfg)

@@ -58,6 +58,11 @@ var controllerCommands = []command{
 // controllerList splits -a's ';' list.
 func controllerList(e *env) []string { return splitAddrList(e.args.get("a")) }
 
+// controllerCodes are the requests only controllers serve: their
+// connections take the security options' TLS, as NameServers' do.
+var controllerCodes = map[int32]bool{wire.CodeGetControllerConfig: true, wire.CodeUpdateControllerConfig: true,
+	wire.CodeCleanBrokerData: true, wire.CodeGetMetadataInfo: true, wire.CodeGetSyncStateData: true, wire.CodeElectMaster: true}
+
 func runGetControllerConfig(e *env) error {
 	configs := map[string]map[string]string{}
 	list := controllerList(e)

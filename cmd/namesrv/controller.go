@@ -24,10 +24,12 @@ import (
 // process when enableControllerInNamesrv=true, as Java's NamesrvStartup
 // does: its settings are the controller keys of the same -c file, it serves
 // on the self peer's port (not the NameServer's), and the NameServer itself
-// knows nothing of it. Its own side port is off (the file's httpListenPort
-// is the NameServer's): the NameServer's side port shows it instead
-// (/v1/controller, its metrics, the dashboard panel). It returns the stop
-// function (a no-op when off).
+// knows nothing of it. Its port's access rules are the NameServer's:
+// aclEnable, the accounts, the white lists, tls.server.* and bindAddress.
+// Its own side port is off (the file's httpListenPort is the NameServer's):
+// the NameServer's side port shows it instead (/v1/controller, its
+// metrics, the dashboard panel). It returns the stop function (a no-op
+// when off).
 func startEmbeddedController(cfg *config.Config, ns *namesrv.NameServer, log *logrus.Entry) (func(context.Context) error, error) {
 	if !cfg.EnableControllerInNamesrv {
 		return func(context.Context) error { return nil }, nil
@@ -40,7 +42,11 @@ func startEmbeddedController(cfg *config.Config, ns *namesrv.NameServer, log *lo
 		return nil, err
 	}
 	ccfg.HTTPListenPort = -1
-	svc, err := node.Start(ccfg, log.WithField("service", "controller"))
+	// The NameServer's access rules guard the controller's port too: its
+	// checker (the same accounts, reloaded once), its TLS and bindAddress,
+	// whatever controller keys of those names the file holds.
+	guard := node.Guard{ACL: ns.ACL(), TLS: namesrv.TLSOptions(cfg), BindAddress: cfg.BindAddress}
+	svc, err := node.StartGuarded(ccfg, guard, log.WithField("service", "controller"))
 	var storeErr *node.StoreError
 	if errors.As(err, &storeErr) {
 		attachDownController(ccfg, ns, err, log)

@@ -91,11 +91,14 @@ func (c *Config) loadFile(path string) error {
 	return nil
 }
 
-// Properties is every setting as key=value lines in declaration order
-// (-p, and GET_CONTROLLER_CONFIG's body).
+// Properties is every setting but the secrets as key=value lines in
+// declaration order (-p, and GET_CONTROLLER_CONFIG's body).
 func (c *Config) Properties() []byte {
 	var b strings.Builder
 	for _, s := range settings {
+		if IsSecret(s.Key) {
+			continue
+		}
 		v, _ := c.Value(s.Key)
 		b.WriteString(s.Key + "=" + v + "\n")
 	}

@@ -37,6 +37,8 @@ var bounds = map[string]struct{ min, max int64 }{
 	"controllerMaxBrokerSets":                  {1, 1_000_000},
 	"controllerMaxBrokerIdsPerSet":             {1, 100_000},
 	"httpListenPort":                           {-2, 65535},
+	"tlsHandshakeMaxConcurrent":                {1, 1_000_000},
+	"tlsHandshakeTimeoutMillis":                {100, 600_000},
 }
 
 // Validate checks bounds, the engine type and the peers.
@@ -60,6 +62,9 @@ func (c *Config) Validate() error {
 		return fmt.Errorf("controllerStorePath is empty")
 	}
 	if err := c.validateRaftTLS(); err != nil {
+		return err
+	}
+	if err := c.validateAccess(); err != nil {
 		return err
 	}
 	_, err := c.Self()

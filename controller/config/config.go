@@ -15,6 +15,7 @@ import (
 	"strings"
 
 	"github.com/gonamesrv/gonamesrv/internal/javaprops"
+	"github.com/gonamesrv/gonamesrv/internal/portguard"
 )
 
 // Config is every setting; the `prop` tag is the key, `ext:"true"` marks a
@@ -36,6 +37,25 @@ type Config struct {
 	NotifyBrokerRoleChanged     bool   `prop:"notifyBrokerRoleChanged"`
 	ProcessReadEvent            bool   `prop:"processReadEvent"`
 	ConfigBlackList             string `prop:"configBlackList"`
+	BindAddress                 string `prop:"bindAddress" ext:"true"`
+	AclEnable                   bool   `prop:"aclEnable" ext:"true"`
+	AclFile                     string `prop:"aclFile" ext:"true"`
+	AclAnonymousRouteRead       bool   `prop:"aclAnonymousRouteRead" ext:"true"`
+	AdminWhiteRemoteAddresses   string `prop:"adminWhiteRemoteAddresses" ext:"true"`
+	TLSServerMode               string `prop:"tls.server.mode" ext:"true"`
+	TLSServerCertPath           string `prop:"tls.server.certPath" ext:"true"`
+	TLSServerKeyPath            string `prop:"tls.server.keyPath" ext:"true"`
+	TLSServerTrustCertPath      string `prop:"tls.server.trustCertPath" ext:"true"`
+	TLSServerNeedClientAuth     string `prop:"tls.server.need.client.auth" ext:"true"`
+	TLSHandshakeMaxConcurrent   int    `prop:"tlsHandshakeMaxConcurrent" ext:"true"`
+	TLSHandshakeTimeoutMillis   int64  `prop:"tlsHandshakeTimeoutMillis" ext:"true"`
+	InnerClientCredentials      string `prop:"innerClientAuthenticationCredentials" ext:"true"`
+	AccessKey                   string `prop:"accessKey" ext:"true"`
+	SecretKey                   string `prop:"secretKey" ext:"true"`
+	UseTLS                      bool   `prop:"useTLS" ext:"true"`
+	TLSClientTrustCertPath      string `prop:"tls.client.trustCertPath" ext:"true"`
+	TLSClientCertPath           string `prop:"tls.client.certPath" ext:"true"`
+	TLSClientKeyPath            string `prop:"tls.client.keyPath" ext:"true"`
 	JRaftGroupID                string `prop:"jRaftGroupId"`
 	JRaftServerID               string `prop:"jRaftServerId"`
 	JRaftInitConf               string `prop:"jRaftInitConf"`
@@ -81,6 +101,12 @@ func Default() *Config {
 		ElectMasterMaxRetryCount:    3,
 		NotifyBrokerRoleChanged:     true,
 		ConfigBlackList:             "configBlackList;configStorePath",
+		BindAddress:                 "0.0.0.0",
+		AclAnonymousRouteRead:       true,
+		TLSServerMode:               portguard.TLSModeDisabled,
+		TLSServerNeedClientAuth:     portguard.ClientAuthNone,
+		TLSHandshakeMaxConcurrent:   256,
+		TLSHandshakeTimeoutMillis:   10_000,
 		JRaftGroupID:                "jRaft-Controller",
 		JRaftServerID:               "localhost:9880",
 		JRaftInitConf:               "localhost:9880,localhost:9881,localhost:9882",

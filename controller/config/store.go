@@ -75,7 +75,9 @@ var ErrRefusedOnline = errors.New("controller config update refused")
 
 func (c *Config) storeFile() []byte {
 	head := wireKeysComment + strings.Join(c.wireKeys, ",") + "\n"
-	return append([]byte(head), javaprops.FormatFile(c.Values())...)
+	values := c.Values()
+	maps.DeleteFunc(values, func(key, _ string) bool { return IsSecret(key) })
+	return append([]byte(head), javaprops.FormatFile(values)...)
 }
 
 // loadStored applies the wire-updated keys of the configStorePath file, if

@@ -33,20 +33,31 @@ type Broker struct {
 	// Addr is its listen address, where notices arrive.
 	Addr string
 
-	mu      sync.Mutex
-	clients map[string]*remoting.Client
-	leader  string
-	srv     *remoting.Server
-	notices chan *remoting.Command
+	// clientCfg is every connection's to the controllers (NewBrokerWith).
+	clientCfg remoting.ClientConfig
+	mu        sync.Mutex
+	clients   map[string]*remoting.Client
+	leader    string
+	srv       *remoting.Server
+	notices   chan *remoting.Command
 }
 
 // NewBroker starts a fake broker's notice listener on loopback; controllers
 // are the nodes' broker-facing addresses.
 func NewBroker(t testing.TB, cluster, name string, controllers []string) *Broker {
 	t.Helper()
-	b := &Broker{Cluster: cluster, Name: name, clients: map[string]*remoting.Client{}, notices: make(chan *remoting.Command, 64)}
+	return NewBrokerWith(t, cluster, name, controllers, remoting.ClientConfig{})
+}
+
+// NewBrokerWith is NewBroker whose connections to the controllers take
+// client's signing (Sign), TLS and source address (LocalAddr).
+func NewBrokerWith(t testing.TB, cluster, name string, controllers []string, client remoting.ClientConfig) *Broker {
+	t.Helper()
+	client.RequestTimeout, client.Logger = callTimeout, testlog.Discard()
+	b := &Broker{Cluster: cluster, Name: name, clientCfg: client, clients: map[string]*remoting.Client{},
+		notices: make(chan *remoting.Command, 64)}
 	for _, addr := range controllers {
-		b.clients[addr] = remoting.NewClient(addr, remoting.ClientConfig{RequestTimeout: callTimeout, Logger: testlog.Discard()})
+		b.clients[addr] = remoting.NewClient(addr, b.clientCfg)
 	}
 	b.srv = remoting.NewServer(remoting.ServerConfig{Addr: "127.0.0.1:0", Logger: testlog.Discard()})
 	b.srv.Handle(wire.CodeNotifyBrokerRoleChanged, func(_ *remoting.Conn, req *remoting.Command) *remoting.Command {
@@ -122,7 +133,7 @@ func (b *Broker) invoke(addr string, req *remoting.Command) (*remoting.Command, 
 	b.mu.Lock()
 	c, ok := b.clients[addr]
 	if !ok {
-		c = remoting.NewClient(addr, remoting.ClientConfig{RequestTimeout: callTimeout, Logger: testlog.Discard()})
+		c = remoting.NewClient(addr, b.clientCfg)
 		b.clients[addr] = c
 	}
 	b.mu.Unlock()

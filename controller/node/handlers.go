@@ -14,6 +14,7 @@ import (
 	"github.com/gonamesrv/gonamesrv/controller/config"
 	"github.com/gonamesrv/gonamesrv/controller/wire"
 	"github.com/gonamesrv/gonamesrv/internal/javaprops"
+	"github.com/gonamesrv/gonamesrv/namesrv/acl"
 	"github.com/gonamesrv/gonamesrv/remoting"
 )
 
@@ -38,7 +39,8 @@ type route struct {
 	handle func(n *Node, conn *remoting.Conn, req *remoting.Command) *remoting.Command
 }
 
-// routes is the controller's one dispatch table.
+// routes is the controller's one dispatch table; accessClasses
+// (access.go) is each code's access class.
 var routes = []route{
 	{wire.CodeAlterSyncStateSet, true, (*Node).alterSyncStateSet},
 	{wire.CodeElectMaster, true, (*Node).electMasterRequest},
@@ -55,12 +57,16 @@ var routes = []route{
 }
 
 // Register puts the dispatch table on srv (whose ServerConfig.Pools must
-// hold PoolName, see Pool) and the connection-close trigger.
-func (n *Node) Register(srv *remoting.Server) {
+// hold PoolName, see Pool), each code behind checker's check of its class
+// (accessClasses; nil checks none), and the connection-close trigger.
+func (n *Node) Register(srv *remoting.Server, checker *acl.Checker) {
 	for _, r := range routes {
 		handle := r.handle
+		checked := guard(checker, r.code, func(conn *remoting.Conn, req *remoting.Command) *remoting.Command {
+			return handle(n, conn, req)
+		})
 		h := func(conn *remoting.Conn, req *remoting.Command) *remoting.Command {
-			resp := handle(n, conn, req)
+			resp := checked(conn, req)
 			n.metrics.request(req.Code, resp)
 			return resp
 		}

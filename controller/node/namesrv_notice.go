@@ -77,7 +77,7 @@ func newNamesrvNotifier(n *Node, namesrvAddr string) *namesrvNotifier {
 		}
 		t.targets = append(t.targets, &namesrvTarget{addr: addr,
 			box:    latest.New[string, controller.Election](namesrvNoticeSets),
-			client: remoting.NewClient(addr, remoting.ClientConfig{DialTimeout: namesrvNoticeTimeout, RequestTimeout: namesrvNoticeTimeout, Logger: n.log}),
+			client: n.client(addr, namesrvNoticeTimeout, namesrvNoticeTimeout),
 			failed: ratelog.Limiter{Interval: namesrvNoticeLogInterval}, unsupported: ratelog.Limiter{Interval: namesrvNoticeLogInterval},
 			dropped: ratelog.Limiter{Interval: namesrvNoticeLogInterval}})
 	}

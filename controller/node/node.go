@@ -22,6 +22,7 @@ import (
 	"github.com/gonamesrv/gonamesrv/controller/config"
 	"github.com/gonamesrv/gonamesrv/controller/raftfsm"
 	"github.com/gonamesrv/gonamesrv/internal/ratelog"
+	"github.com/gonamesrv/gonamesrv/remoting"
 )
 
 // Node is one controller group member.
@@ -71,6 +72,9 @@ type Node struct {
 	notifier *notifier
 	// namesrvs tells namesrvAddr's NameServers of elections; nil without.
 	namesrvs *namesrvNotifier
+	// security signs and encrypts the node's own requests (client.go);
+	// each client copies it.
+	security remoting.ClientConfig
 	metrics  *Metrics
 	// heartbeatFull paces the warning of heartbeats dropped past the bound.
 	heartbeatFull ratelog.Limiter
@@ -91,7 +95,11 @@ func New(cfg *config.Config, log *logrus.Entry) (*Node, error) {
 	}
 	peers, _ := cfg.Peers()
 	self, _ := cfg.Self()
-	n := &Node{log: log.WithFields(logrus.Fields{"component": "controller", "selfId": self.ID}),
+	security, err := clientSecurity(cfg)
+	if err != nil {
+		return nil, fmt.Errorf("controller config: %w", err)
+	}
+	n := &Node{security: security, log: log.WithFields(logrus.Fields{"component": "controller", "selfId": self.ID}),
 		self: self, peers: peers, group: cfg.Group(), peersText: peersText(peers, cfg.JRaftPeers()), fsm: raftfsm.New(),
 		stop: make(chan struct{}), failed: make(chan struct{})}
 	n.cfg.Store(cfg.Clone())

@@ -99,7 +99,7 @@ func (t *notifier) send(job notice) {
 				delete(t.clients, addr)
 			}
 		}
-		c = remoting.NewClient(job.addr, remoting.ClientConfig{DialTimeout: notifyTimeout, Logger: t.n.log})
+		c = t.n.client(job.addr, notifyTimeout, 0)
 		t.clients[job.addr] = c
 	}
 	t.mu.Unlock()

@@ -9,6 +9,8 @@ import (
 	"github.com/sirupsen/logrus"
 
 	"github.com/gonamesrv/gonamesrv/controller/config"
+	"github.com/gonamesrv/gonamesrv/internal/portguard"
+	"github.com/gonamesrv/gonamesrv/namesrv/acl"
 	"github.com/gonamesrv/gonamesrv/remoting"
 )
 
@@ -18,11 +20,43 @@ import (
 type Service struct {
 	Node   *Node
 	Server *remoting.Server
+	// closeACL stops the accounts file's watch of a checker the service
+	// built (Start); a shared one (StartGuarded) is its owner's to close.
+	closeACL func()
 }
 
-// Start opens the node and serves its dispatch table on the self peer's
-// port, bound on every address (the listed host may be one a NAT maps).
+// Guard is the broker-facing port's protection.
+type Guard struct {
+	// ACL checks each request by its code's class (access.go); nil checks
+	// none.
+	ACL *acl.Checker
+	// TLS is the port's TLS; nil serves plain TCP only.
+	TLS *remoting.TLSOptions
+	// BindAddress is the address the port binds; "" every address.
+	BindAddress string
+}
+
+// Start opens the node and serves it under cfg's own access keys
+// (aclEnable, aclFile, tls.server.*, bindAddress): cmd/controller's.
 func Start(cfg *config.Config, log *logrus.Entry) (*Service, error) {
+	checker, err := portguard.NewChecker(cfg.ACLKeys(), log.WithField("component", "acl"))
+	if err != nil {
+		return nil, fmt.Errorf("controller acl: %w", err)
+	}
+	svc, err := StartGuarded(cfg, Guard{ACL: checker, TLS: cfg.TLSKeys().Options(), BindAddress: cfg.BindAddress}, log)
+	if err != nil {
+		checker.Close()
+		return nil, err
+	}
+	svc.closeACL = checker.Close
+	return svc, nil
+}
+
+// StartGuarded opens the node and serves its dispatch table on the self
+// peer's port, bound on guard.BindAddress (the listed host may be one a
+// NAT maps, so not necessarily that host), behind guard's checks and TLS:
+// an embedded controller's, with the NameServer's.
+func StartGuarded(cfg *config.Config, guard Guard, log *logrus.Entry) (*Service, error) {
 	n, err := New(cfg, log)
 	if err != nil {
 		return nil, err
@@ -31,14 +65,15 @@ func Start(cfg *config.Config, log *logrus.Entry) (*Service, error) {
 	if err != nil {
 		return nil, errors.Join(err, n.Shutdown(context.Background()))
 	}
-	srv := remoting.NewServer(remoting.ServerConfig{Addr: net.JoinHostPort("", port), Logger: log,
-		Pools: map[string]remoting.PoolSize{PoolName: n.Pool()}})
-	n.Register(srv)
+	srv := remoting.NewServer(remoting.ServerConfig{Addr: net.JoinHostPort(guard.BindAddress, port), Logger: log,
+		Pools: map[string]remoting.PoolSize{PoolName: n.Pool()}, TLS: guard.TLS})
+	n.Register(srv, guard.ACL)
 	if err := srv.Start(); err != nil {
 		return nil, errors.Join(fmt.Errorf("controller port %s: %w", n.self.Addr, err), n.Shutdown(context.Background()))
 	}
-	n.log.WithField("addr", srv.Addr().String()).Info("controller serving brokers and admin")
-	return &Service{Node: n, Server: srv}, nil
+	n.log.WithFields(logrus.Fields{"addr": srv.Addr().String(), "tls": guard.TLS != nil,
+		"acl": guard.ACL != nil && guard.ACL.Guards(acl.BrokerCtl)}).Info("controller serving brokers and admin")
+	return &Service{Node: n, Server: srv, closeACL: func() {}}, nil
 }
 
 // Shutdown stops serving as leader, then the server, then the node: the
@@ -46,5 +81,7 @@ func Start(cfg *config.Config, log *logrus.Entry) (*Service, error) {
 // leader still electing (it would clear the master of every set).
 func (s *Service) Shutdown(ctx context.Context) error {
 	s.Node.drain()
-	return errors.Join(s.Server.Shutdown(ctx), s.Node.Shutdown(ctx))
+	err := errors.Join(s.Server.Shutdown(ctx), s.Node.Shutdown(ctx))
+	s.closeACL()
+	return err
 }

@@ -3,6 +3,8 @@ package config
 import (
 	"fmt"
 	"slices"
+
+	"github.com/gonamesrv/gonamesrv/internal/portguard"
 )
 
 // bound is the range a numeric setting must lie in, inclusive.
@@ -93,8 +95,8 @@ func (c *Config) checkBounds() error {
 // choices are the settings that take one of a few words.
 var choices = map[string][]string{
 	"logFormat":                   {LogFormatText, LogFormatJSON},
-	"tls.server.mode":             {TLSModeDisabled, TLSModePermissive, TLSModeEnforcing},
-	"tls.server.need.client.auth": {ClientAuthNone, ClientAuthOptional, ClientAuthRequire},
+	"tls.server.mode":             portguard.TLSModeWords,
+	"tls.server.need.client.auth": portguard.ClientAuthWords,
 }
 
 // checkChoices reports the first word setting with a word it does not know.

@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 
 	"github.com/sirupsen/logrus"
+
+	"github.com/gonamesrv/gonamesrv/internal/portguard"
 )
 
 // Config is every NameServer setting, under its Java key (the `prop` tag):
@@ -332,13 +334,14 @@ const (
 	// LogFormatText and LogFormatJSON are the accepted logFormat values.
 	LogFormatText = "text"
 	LogFormatJSON = "json"
-	// The values of tls.server.mode and tls.server.need.client.auth (Java's).
-	TLSModeDisabled    = "disabled"
-	TLSModePermissive  = "permissive"
-	TLSModeEnforcing   = "enforcing"
-	ClientAuthNone     = "none"
-	ClientAuthOptional = "optional"
-	ClientAuthRequire  = "require"
+	// The values of tls.server.mode and tls.server.need.client.auth (Java's;
+	// the controller's port takes the same words).
+	TLSModeDisabled    = portguard.TLSModeDisabled
+	TLSModePermissive  = portguard.TLSModePermissive
+	TLSModeEnforcing   = portguard.TLSModeEnforcing
+	ClientAuthNone     = portguard.ClientAuthNone
+	ClientAuthOptional = portguard.ClientAuthOptional
+	ClientAuthRequire  = portguard.ClientAuthRequire
 	// DefaultACLFileName is aclFile's name beside kvConfigPath.
 	DefaultACLFileName = "plain_acl.yml"
 )

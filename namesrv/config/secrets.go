@@ -2,24 +2,13 @@ package config
 
 import (
 	"maps"
-	"strings"
+
+	"github.com/gonamesrv/gonamesrv/internal/javaprops"
 )
 
-// secretWords mark a key whose value is a secret (a -c file may carry a
-// Java key such as tls.server.keyPassword, or someone's secretKey).
-var secretWords = []string{"secret", "password", "passwd"}
-
-// IsSecretKey reports whether key names a secret: its value never appears in
-// GET_NAMESRV_CONFIG or in a log line.
-func IsSecretKey(key string) bool {
-	lower := strings.ToLower(key)
-	for _, word := range secretWords {
-		if strings.Contains(lower, word) {
-			return true
-		}
-	}
-	return false
-}
+// IsSecretKey reports whether key names a secret (javaprops.IsSecretKey):
+// its value never appears in GET_NAMESRV_CONFIG or in a log line.
+func IsSecretKey(key string) bool { return javaprops.IsSecretKey(key) }
 
 // WithoutSecrets returns a copy of props without the keys IsSecretKey names.
 func WithoutSecrets(props map[string]string) map[string]string {
