@@ -99,7 +99,7 @@ func javaBrokersFailOver(t *testing.T, build, ns string, controllers []string, b
 	}
 	b := startJavaBroker(t, build, spec)
 	eventually(t, 90*time.Second, "the second Java broker as slave 2", wantRoute(ns, set, map[int64]string{0: a.Addr, 2: b.Addr}))
-	probe := ctltest.NewBroker(t, cluster, set, controllers)
+	probe := ctltest.NewBrokerWith(t, cluster, set, controllers, spec.probe)
 	eventually(t, 90*time.Second, "the Java slave in the in-sync set (Java's master reports it)", func() error {
 		info, sss := probe.ReplicaInfo(t)
 		if ctltest.Int64(info.MasterBrokerID) != "1" || fmt.Sprint(sss.SyncStateSet) != "[1 2]" {

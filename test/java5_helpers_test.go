@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/gonamesrv/gonamesrv/internal/nstest"
+	"github.com/gonamesrv/gonamesrv/remoting"
 )
 
 // The opt-in tests against a real Apache RocketMQ 5.3.3 (broker, mqadmin,
@@ -134,6 +135,9 @@ type javaBrokerSpec struct {
 	controllers   []string
 	extra         []string // more broker.conf lines
 	classpath     string   // a folder of classes put before the build's
+	// probe is how the test's own reads reach the controllers (TLS, a
+	// signature); the zero value is a plain, unsigned client.
+	probe remoting.ClientConfig
 }
 
 // startJavaBroker starts a Java broker with brokerId=-1 in controller mode
