@@ -66,9 +66,9 @@ func TestPeerRouteStateIsRefusedToStrangers(t *testing.T) {
 		server *testServer
 		sign   aclsign.Credentials
 	}{
-		"unsigned":                    {s, aclsign.Credentials{}},
-		"wrong secret":                {s, aclsign.Credentials{AccessKey: warmKey, SecretKey: "guess"}},
-		"another account":             {s, aclsign.Credentials{AccessKey: "rocketmq2", SecretKey: warmSecret}},
+		"unsigned":                   {s, aclsign.Credentials{}},
+		"wrong secret":               {s, aclsign.Credentials{AccessKey: warmKey, SecretKey: "guess"}},
+		"another account":            {s, aclsign.Credentials{AccessKey: "rocketmq2", SecretKey: warmSecret}},
 		"a server without peer keys": {noKeys, aclsign.Credentials{AccessKey: warmKey, SecretKey: warmSecret}},
 	}
 	for name, c := range cases {

@@ -60,7 +60,7 @@ type BrokersAnswer struct {
 
 // TopicsAnswer is the body of a topics page.
 type TopicsAnswer struct {
-	Topics []route.PeerTopic  `json:"topics"`
+	Topics []route.PeerTopic `json:"topics"`
 	Next   route.TopicCursor `json:"next"`
 	Done   bool              `json:"done"`
 }
