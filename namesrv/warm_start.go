@@ -107,8 +107,8 @@ func (ns *NameServer) peerRouteState(conn *remoting.Conn, req *remoting.Command)
 		if err != nil || shard < 0 {
 			return systemError(req, "peer route state: shard is not a number of 0 or more")
 		}
-		topics, next, done := ns.routes.PeerTopics(route.TopicCursor{Shard: shard, After: req.ExtFields["after"]}, warmstart.PageBytes)
-		answer = warmstart.TopicsAnswer{Topics: topics, Next: next, Done: done}
+		page, next, done := ns.routes.PeerTopics(route.TopicCursor{Shard: shard, After: req.ExtFields["after"]}, warmstart.PageBytes)
+		answer = warmstart.TopicsAnswer{Page: page, Next: next, Done: done}
 	default:
 		return systemError(req, fmt.Sprintf("peer route state: part is %q or %q", warmstart.PartBrokers, warmstart.PartTopics))
 	}

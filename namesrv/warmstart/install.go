@@ -47,8 +47,9 @@ func (s Start) Run(ctx context.Context) Result {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			in := &installer{routes: s.Routes, borrowing: route.Borrowing{Source: addr, Deadline: s.Deadline, Now: s.Now()}}
+			in := newInstaller(s.Routes, route.Borrowing{Source: addr, Deadline: s.Deadline, Now: s.Now()})
 			err := s.Fetch(ctx, addr, in)
+			in.finish()
 			mu.Lock()
 			defer mu.Unlock()
 			res.Counts.Brokers += in.counts.Brokers
@@ -74,19 +75,50 @@ func (d Dialer) log() *logrus.Entry {
 	return d.Log
 }
 
-// installer installs a peer's answer as borrowed entries as it arrives.
+// installer installs a peer's answer as borrowed entries as it arrives:
+// the brokers at once, each page of topics on a goroutine of its own while
+// the next page is asked for. A page is one transaction of the route
+// tables; the pages come in the order of the topic table's shards, so each
+// copies only the shards it fills.
 type installer struct {
 	routes    *route.Manager
 	borrowing route.Borrowing
 	counts    route.BorrowedCounts
+	pages     chan route.PeerTopicPage
+	installed chan route.BorrowedCounts
+}
+
+// pagesAhead is how many pages may wait to be installed while the next is
+// fetched: each is at most about PageBytes.
+const pagesAhead = 2
+
+func newInstaller(routes *route.Manager, b route.Borrowing) *installer {
+	in := &installer{routes: routes, borrowing: b, pages: make(chan route.PeerTopicPage, pagesAhead),
+		installed: make(chan route.BorrowedCounts, 1)}
+	go func() {
+		var c route.BorrowedCounts
+		for page := range in.pages {
+			got := routes.InstallBorrowedTopics(page)
+			c.Topics += got.Topics
+			c.QueueDatas += got.QueueDatas
+		}
+		in.installed <- c
+	}()
+	return in
 }
 
 func (in *installer) Brokers(brokers []route.PeerBroker, elections []route.PeerElection) {
 	in.counts = in.routes.InstallBorrowedBrokers(in.borrowing, brokers, elections)
 }
 
-func (in *installer) Topics(topics []route.PeerTopic) {
-	c := in.routes.InstallBorrowedTopics(topics)
+func (in *installer) Topics(page route.PeerTopicPage) {
+	in.pages <- page
+}
+
+// finish waits until every page that arrived is installed.
+func (in *installer) finish() {
+	close(in.pages)
+	c := <-in.installed
 	in.counts.Topics += c.Topics
 	in.counts.QueueDatas += c.QueueDatas
 }
@@ -105,16 +137,20 @@ func (h *holdings) Brokers(brokers []route.PeerBroker, _ []route.PeerElection) {
 	}
 }
 
-func (h *holdings) Topics(topics []route.PeerTopic) {
+func (h *holdings) Topics(page route.PeerTopicPage) {
 	if h.routes == nil {
 		h.routes = map[string][]string{}
 	}
-	for _, t := range topics {
-		names := make([]string, len(t.QueueDatas))
-		for i, qd := range t.QueueDatas {
-			names[i] = qd.BrokerName
+	sets := make([][]string, len(page.Sets))
+	for i, set := range page.Sets {
+		for _, qd := range set {
+			sets[i] = append(sets[i], qd.BrokerName)
 		}
-		h.routes[t.Topic] = names
+	}
+	for i, topic := range page.Topics {
+		if i < len(page.SetOf) && page.SetOf[i] >= 0 && page.SetOf[i] < len(sets) {
+			h.routes[topic] = sets[page.SetOf[i]]
+		}
 	}
 }
 

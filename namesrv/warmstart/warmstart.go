@@ -60,16 +60,16 @@ type BrokersAnswer struct {
 
 // TopicsAnswer is the body of a topics page.
 type TopicsAnswer struct {
-	Topics []route.PeerTopic `json:"topics"`
-	Next   route.TopicCursor `json:"next"`
-	Done   bool              `json:"done"`
+	Page route.PeerTopicPage `json:"page"`
+	Next route.TopicCursor   `json:"next"`
+	Done bool                `json:"done"`
 }
 
 // Sink takes the state as it arrives: the brokers first, then each page of
 // topics.
 type Sink interface {
 	Brokers([]route.PeerBroker, []route.PeerElection)
-	Topics([]route.PeerTopic)
+	Topics(route.PeerTopicPage)
 }
 
 // Dialer is how a peer is reached.
@@ -108,7 +108,7 @@ func (d Dialer) Fetch(ctx context.Context, addr string, sink Sink) error {
 		if err := ask(ctx, client, ext, &page); err != nil {
 			return fmt.Errorf("warm start from %s: topics page %d: %w", addr, pages, err)
 		}
-		sink.Topics(page.Topics)
+		sink.Topics(page.Page)
 		if page.Done {
 			return nil
 		}
