@@ -105,6 +105,9 @@ func TestBorrowedEntryExpiresAtTheDeadlineDespiteHeartbeats(t *testing.T) {
 	deadline := testNow.Add(10 * time.Second)
 	borrowAll(t, peer, m, "peer:9876", deadline, testNow, 1<<20)
 	m.Heartbeat("c1", borrowA.addr, deadline.Add(-time.Second))
+	if n := m.ExtendDeadlines(testNow, deadline.Add(-time.Second)); n != 0 {
+		t.Fatalf("a pause extended %d borrowed entries", n)
+	}
 	m.QueryDataVersion("c1", borrowS.addr, &borrowS.dv, deadline.Add(-time.Second))
 	if removed := m.ScanExpired(deadline.Add(-500 * time.Millisecond)); len(removed) != 0 {
 		t.Fatalf("removed before the deadline: %+v", removed)

@@ -2,6 +2,7 @@ package warmstart
 
 import (
 	"context"
+	"slices"
 	"sync"
 	"time"
 
@@ -33,15 +34,17 @@ type Result struct {
 }
 
 // Run asks every peer at once and installs what each answers, as it
-// arrives, until all have answered or Timeout has passed.
+// arrives. It returns once one peer's whole state is in (the others go on
+// in the background, within Timeout, and add what they have that it did
+// not), once every peer has answered or failed, or once Timeout has passed.
 func (s Start) Run(ctx context.Context) Result {
 	began := time.Now()
 	ctx, cancel := context.WithTimeout(ctx, s.Timeout)
-	defer cancel()
 	var (
-		mu  sync.Mutex
-		res Result
-		wg  sync.WaitGroup
+		mu   sync.Mutex
+		res  Result
+		wg   sync.WaitGroup
+		done = make(chan bool, len(s.Peers))
 	)
 	for _, addr := range s.Peers {
 		wg.Add(1)
@@ -51,21 +54,41 @@ func (s Start) Run(ctx context.Context) Result {
 			err := s.Fetch(ctx, addr, in)
 			in.finish()
 			mu.Lock()
-			defer mu.Unlock()
 			res.Counts.Brokers += in.counts.Brokers
 			res.Counts.Elections += in.counts.Elections
 			res.Counts.Topics += in.counts.Topics
 			res.Counts.QueueDatas += in.counts.QueueDatas
+			if err == nil {
+				res.Answered = append(res.Answered, addr)
+			}
+			mu.Unlock()
 			if err != nil {
 				s.log().WithError(err).WithField("peer", addr).Warn("warm start: the peer's route state is not (all) in")
-				return
 			}
-			res.Answered = append(res.Answered, addr)
+			done <- err == nil
 		}()
 	}
-	wg.Wait()
-	res.Took = time.Since(began)
-	return res
+	go func() {
+		wg.Wait()
+		cancel()
+	}()
+wait:
+	for range s.Peers {
+		select {
+		case ok := <-done:
+			if ok {
+				break wait
+			}
+		case <-ctx.Done():
+			break wait
+		}
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	out := res
+	out.Answered = slices.Clone(res.Answered)
+	out.Took = time.Since(began)
+	return out
 }
 
 func (d Dialer) log() *logrus.Entry {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"net"
 	"strconv"
 	"sync/atomic"
 	"testing"
@@ -104,5 +105,22 @@ func TestRunGivesUpARefusingPeer(t *testing.T) {
 		Now: func() time.Time { return testNow }, Timeout: 20 * time.Second}.Run(context.Background())
 	if len(res.Answered) != 0 || len(m.AllTopicList().TopicList) != 0 {
 		t.Fatalf("a refusing peer's state installed: %+v", res)
+	}
+}
+
+// TestRunReturnsOnceOnePeerAnswered: a silent peer beside one that
+// answers does not hold the start until the timeout.
+func TestRunReturnsOnceOnePeerAnswered(t *testing.T) {
+	peer := startFakePeer(t, peerRoutes(t, 1, 3), 1<<20)
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	m := route.NewManager(route.Config{})
+	res := Start{Peers: []string{ln.Addr().String(), peer.addr}, Routes: m, Deadline: testNow.Add(time.Minute),
+		Now: func() time.Time { return testNow }, Timeout: time.Hour}.Run(context.Background())
+	if len(res.Answered) != 1 || res.Answered[0] != peer.addr || len(m.AllTopicList().TopicList) != 3 {
+		t.Fatalf("result %+v", res)
 	}
 }
