@@ -70,6 +70,9 @@ type PeerTopicPage struct {
 	Sets   [][]QueueData `json:"sets"`
 	Topics []string      `json:"topics"`
 	SetOf  []int         `json:"setOf"`
+	// Mappings are the static-topic mappings of the page's topics that
+	// have any, by topic.
+	Mappings map[string][]TopicQueueMappingInfo `json:"mappings,omitempty"`
 }
 
 // PeerElection is one controller election record a peer keeps for fencing
@@ -159,6 +162,15 @@ func (m *Manager) PeerTopics(cursor TopicCursor, maxBytes int) (page PeerTopicPa
 			page.Topics = append(page.Topics, name)
 			page.SetOf = append(page.SetOf, i)
 			size += len(name) + 12
+			if mapping := s.mappings[name]; mapping != nil {
+				if page.Mappings == nil {
+					page.Mappings = map[string][]TopicQueueMappingInfo{}
+				}
+				for _, info := range mapping.byBroker {
+					page.Mappings[name] = append(page.Mappings[name], info)
+					size += 200 + 16*len(info.CurrIDMap)
+				}
+			}
 		}
 	}
 	return page, TopicCursor{Shard: cowShardCount}, true
@@ -327,6 +339,27 @@ func (m *Manager) installPage(t *txn, page PeerTopicPage, borrowedName map[strin
 	}
 	for name := range touched {
 		m.touchQueueData(name)
+	}
+	m.installMappings(t, page.Mappings, borrowedName)
+}
+
+// installMappings installs the static-topic mappings of the hosting broker
+// names that are wholly borrowed, where this server has none for the pair;
+// each is filed as written by its hosting broker name (so it goes with it).
+func (m *Manager) installMappings(t *txn, mappings map[string][]TopicQueueMappingInfo, borrowedName map[string]bool) {
+	for topic, infos := range mappings {
+		for _, info := range infos {
+			if !borrowedName[info.Bname] || topic == "" {
+				continue
+			}
+			if current := t.view().mappings[topic]; current != nil {
+				if _, had := current.byBroker[info.Bname]; had {
+					continue
+				}
+			}
+			t.setMapping(topic, info)
+			m.noteMapping(info.Bname, topic, info.Bname)
+		}
 	}
 }
 

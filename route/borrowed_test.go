@@ -80,6 +80,21 @@ func TestBorrowedStateAnswersRoutesAsThePeer(t *testing.T) {
 	}
 }
 
+func TestBorrowedStateCarriesStaticTopicMappings(t *testing.T) {
+	peer := NewManager(Config{})
+	req := borrowA.request(topicConfig("Static1", 4, 6), topicConfig("T1", 4, 6))
+	req.Body.TopicConfigSerializeWrapper.TopicQueueMappingInfoMap = map[string]TopicQueueMappingInfo{
+		"Static1": {Topic: "Static1", Scope: DefaultMappingScope, Bname: "bA", TotalQueues: 4, Epoch: 3, CurrIDMap: map[int32]int32{0: 0, 1: 1}},
+	}
+	mustRegister(t, peer, req)
+	m := NewManager(Config{})
+	borrowAll(t, peer, m, "peer:9876", testNow.Add(time.Minute), testNow, 1<<20)
+	sameRoutes(t, peer, m, "Static1", "T1")
+	if r, _ := m.PickupTopicRouteData("Static1"); len(r.TopicQueueMappingByBroker) != 1 {
+		t.Fatalf("mapping not borrowed: %+v", r)
+	}
+}
+
 func TestBorrowedEntryBecomesOwnOnRegistration(t *testing.T) {
 	peer := peerWorld(t)
 	m := NewManager(Config{})
