@@ -228,3 +228,17 @@ func TestPeerTopicsPagesEveryTopicOnce(t *testing.T) {
 		}
 	}
 }
+
+// TestBorrowedBrokerWithoutItsTopicsLeavesNoIndex: the topic index a
+// warm start sizes ahead for a broker name whose pages never came goes
+// with the broker.
+func TestBorrowedBrokerWithoutItsTopicsLeavesNoIndex(t *testing.T) {
+	peer := peerWorld(t)
+	m := NewManager(Config{})
+	brokers, elections := peer.PeerBrokers(testNow)
+	m.InstallBorrowedBrokers(Borrowing{Source: "peer:9876", Deadline: testNow.Add(10 * time.Second), Now: testNow}, brokers, elections)
+	m.ScanExpired(testNow.Add(12 * time.Second))
+	if got := m.IndexSizes(); got.BrokerTopics != 0 || got.Live != 0 || got.Groups != 0 {
+		t.Fatalf("indexes after the borrowed brokers expired: %+v", got)
+	}
+}
