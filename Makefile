@@ -138,7 +138,7 @@ lint:
 bench-scale:
 	$(GO) build -o $(BIN)/ ./cmd/namesrv ./cmd/nsbench
 	@# not through a pipe, whose status would be tee's: a failing benchmark stops here
-	$(GO) test -run '^$$' -bench Scale -benchtime 3x ./route/ >$(BIN)/scale-gobench.txt 2>&1; \
+	$(GO) test -run '^$$' -bench Scale -benchtime 3x ./route/ ./namesrv/ >$(BIN)/scale-gobench.txt 2>&1; \
 		status=$$?; cat $(BIN)/scale-gobench.txt; exit $$status
 	$(BIN)/nsbench scale -namesrv $(BIN)/namesrv -loads 4x1 -gobench $(BIN)/scale-gobench.txt -out docs/performance.md
 

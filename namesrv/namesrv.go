@@ -18,6 +18,7 @@ import (
 	"github.com/gonamesrv/gonamesrv/namesrv/acl"
 	"github.com/gonamesrv/gonamesrv/namesrv/config"
 	"github.com/gonamesrv/gonamesrv/namesrv/kvconfig"
+	"github.com/gonamesrv/gonamesrv/namesrv/warmstart"
 	"github.com/gonamesrv/gonamesrv/remoting"
 	"github.com/gonamesrv/gonamesrv/route"
 )
@@ -58,6 +59,8 @@ type NameServer struct {
 	answerBuffers remoting.AnswerBuffers
 	// obs holds the metrics and the HTTP side port (observe.go).
 	obs observability
+	// warm is the warm start from peers (warm_start.go).
+	warm warmState
 	// warnings writes the per-request warnings a peer can cause (refused
 	// registrations and the like) at most once a second per message, with
 	// the count of those held back (ratelog).
@@ -93,6 +96,7 @@ func New(settings *config.Settings, log *logrus.Entry) (*NameServer, error) {
 		brokers:     newBrokerConns(),
 		startedAt:   time.Now(),
 		clock:       monotime.New(),
+		warm:        newWarmState(cfg),
 
 		gracefulWait: gracefulWaitOf(cfg, log),
 		warmUp:       time.Duration(cfg.ReadinessWarmUpMillis) * time.Millisecond,
@@ -129,9 +133,13 @@ func New(settings *config.Settings, log *logrus.Entry) (*NameServer, error) {
 	srvCfg.TLS = TLSOptions(cfg)
 	ns.server = remoting.NewServer(srvCfg)
 	ns.registerHandlers()
+	ns.server.Handle(warmstart.Code, ns.peerRouteState, remoting.SlowIn(listPool))
 	ns.server.OnClose(ns.connectionClosed)
 	ns.obs.metrics = ns.newMetrics()
 
+	// Before the listener: the first route query is answered from the
+	// peers' state, not TOPIC_NOT_EXIST.
+	ns.warm.fromPeers = ns.warmStart(cfg)
 	if err := ns.server.Start(); err != nil {
 		ns.notifier.close()
 		ns.acl.Close()
@@ -143,6 +151,7 @@ func New(settings *config.Settings, log *logrus.Entry) (*NameServer, error) {
 		time.Duration(cfg.PauseDetectThresholdMillis)*time.Millisecond, ns.clock.Now, log.WithField("component", "eviction"))
 	ns.eviction.onScan = ns.obs.metrics.EvictionScan
 	ns.eviction.start()
+	ns.startWarmKeeper(cfg)
 	ns.startObserving()
 	log.WithFields(logrus.Fields{"address": ns.Addr().String(), "serializeType": "JSON"}).
 		Info("The Name Server boot success")
@@ -181,6 +190,9 @@ func (ns *NameServer) Shutdown(ctx context.Context) error {
 	}
 	if ns.eviction != nil {
 		ns.eviction.stop(ctx)
+	}
+	if ns.warm.keeper != nil {
+		ns.warm.keeper.Stop()
 	}
 	if err := ns.stopObserving(ctx); err != nil {
 		errs = append(errs, fmt.Errorf("namesrv: %w", err))

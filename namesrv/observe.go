@@ -203,7 +203,9 @@ func (ns *NameServer) Ready() (bool, string) {
 		return false, "shutting down"
 	}
 	cfg := ns.settings.Get()
-	if left := ns.warmUp - time.Since(ns.startedAt); left > 0 {
+	// A warm start from peers has the routes in: the warm-up is for a
+	// server that starts empty.
+	if left := ns.warmUp - time.Since(ns.startedAt); left > 0 && !ns.warm.fromPeers {
 		return false, fmt.Sprintf("warming up: brokers re-register within one registration period, %s more (readinessWarmUpMillis)",
 			left.Round(time.Second))
 	}

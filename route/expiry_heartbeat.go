@@ -13,7 +13,7 @@ func (m *Manager) Heartbeat(cluster, addr string, now time.Time) bool {
 	if !ok {
 		return false
 	}
-	entry.lastUpdateMillis.Store(now.UnixMilli())
+	entry.refresh(now)
 	return true
 }
 
@@ -27,7 +27,7 @@ func (m *Manager) QueryDataVersion(cluster, addr string, dv *DataVersion, now ti
 	if !ok {
 		return true, nil
 	}
-	entry.lastUpdateMillis.Store(now.UnixMilli())
+	entry.refresh(now)
 	return dv == nil || *dv != entry.dataVersion, &entry.dataVersion
 }
 
@@ -52,7 +52,7 @@ func (m *Manager) QueryDataVersionJSON(cluster, addr string, body []byte, now ti
 	if !known {
 		return nil, true, true
 	}
-	entry.lastUpdateMillis.Store(now.UnixMilli())
+	entry.refresh(now)
 	return entry.dataVersionJSON, changed, true
 }
 

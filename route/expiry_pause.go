@@ -20,6 +20,9 @@ func (m *Manager) ExtendDeadlines(lastRun, now time.Time) int {
 	nowMillis := now.UnixMilli()
 	n := 0
 	for _, entry := range m.current.Load().live.all() {
+		if entry.borrowed != nil {
+			continue // its deadline is the borrowing's, which a pause here does not move
+		}
 		n++
 		for {
 			old := entry.lastUpdateMillis.Load()

@@ -45,6 +45,11 @@ type liveBroker struct {
 	lastRegisterMillis atomic.Int64
 	version            atomic.Int32
 
+	// borrowed, set on an entry a peer's warm-start answer installed
+	// (borrowed.go), says where it came from; nil on a broker's own entry.
+	// Frozen once published.
+	borrowed *borrowMark
+
 	// writer-only:
 	retired           bool   // replaced or removed: its expiry slot is stale
 	appliedTopics     bool   // its last registration applied its topic table

@@ -173,6 +173,11 @@ func (m *Manager) cleanTopics(t *txn, removedNames, reducedNames map[string]stru
 			return removed
 		})
 	}
+	for brokerName := range removedNames {
+		if topics, ok := m.brokerTopics[brokerName]; ok && len(topics) == 0 {
+			delete(m.brokerTopics, brokerName) // sized ahead by a warm start (borrowed.go) and never filled
+		}
+	}
 	for brokerName := range reducedNames {
 		group, ok := t.view().groups.get(brokerName)
 		if !ok || !group.data.EnableActingMaster {

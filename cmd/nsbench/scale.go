@@ -57,7 +57,7 @@ func runScale(ctx context.Context, o *options, stdout io.Writer, log *logrus.Ent
 		}
 		commands := []string{"make bench-scale      # or:",
 			"go build -o bin/ ./cmd/namesrv ./cmd/nsbench",
-			"go test -run '^$' -bench Scale -benchtime 3x ./route/ > /tmp/scale-gobench.txt",
+			"go test -run '^$' -bench Scale -benchtime 3x ./route/ ./namesrv/ > /tmp/scale-gobench.txt",
 			"bin/nsbench " + strings.Join(os.Args[1:], " ")}
 		section := suite.ScaleSection(&r, goBench, commands)
 		updated := suite.ReplaceScaleSection(string(page), section)

@@ -70,6 +70,7 @@ var bounds = map[string]bound{
 	"largeFrameMinBytesPerSecond":          {0, gib},
 	"brokerChannelExpiredTime":             {1000, 86_400_000}, // ms: a day
 	"controllerMaxEpochJump":               {1, 1<<31 - 1},     // a masterEpoch is an int32
+	"peerWarmStartTimeoutMillis":           {0, 60_000},
 }
 
 // Bounds returns the range of a numeric setting and whether it has one.

@@ -226,6 +226,11 @@ type Config struct {
 	// secret is never listed (IsSecretKey). Go addition.
 	PeerAccessKey string `prop:"peerAccessKey" ext:"true"`
 	PeerSecretKey string `prop:"peerSecretKey" ext:"true"`
+	// PeerWarmStartTimeoutMillis bounds the warm start from the peers of
+	// peerNamesrvAddrs (namesrv/warmstart): a peer that has not answered
+	// all its route state within it is given up, and with none answering
+	// the server starts empty; 0: no warm start. Go addition.
+	PeerWarmStartTimeoutMillis int64 `prop:"peerWarmStartTimeoutMillis" ext:"true"`
 
 	// AclEnable turns on ACL 1.0 signatures and per-class authorization
 	// (package acl). Go addition.
@@ -331,6 +336,10 @@ const (
 	// DefaultReadinessWarmUpMillis is readinessWarmUpMillis' default: one
 	// broker registration period (Java's registerNameServerPeriod).
 	DefaultReadinessWarmUpMillis = 30_000
+	// DefaultPeerWarmStartTimeoutMillis is peerWarmStartTimeoutMillis'
+	// default: a peer at 100,000 topics answers in well under a second,
+	// and a start waits at most this long for one that does not answer.
+	DefaultPeerWarmStartTimeoutMillis = 3_000
 	// LogFormatText and LogFormatJSON are the accepted logFormat values.
 	LogFormatText = "text"
 	LogFormatJSON = "json"
@@ -421,6 +430,7 @@ func Default() *Config {
 
 		PauseDetectThresholdMillis: DefaultPauseDetectThresholdMillis,
 		ReadinessWarmUpMillis:      DefaultReadinessWarmUpMillis,
+		PeerWarmStartTimeoutMillis: DefaultPeerWarmStartTimeoutMillis,
 		HTTPMaxConnections:         DefaultHTTPMaxConnections,
 		HTTPIdleTimeoutSeconds:     DefaultHTTPIdleTimeoutSeconds,
 		HTTPHeavyViewConcurrency:   DefaultHTTPHeavyViewConcurrency,

@@ -30,7 +30,7 @@ var ProtectedKeys = []string{
 	"logFile", "logMaxSizeMB", "logMaxAgeDays", "logMaxBackups", // a log path set over the wire could overwrite any file
 	"readinessWarmUpMillis", "httpMaxConnections", "httpIdleTimeoutSeconds", "httpHeavyViewConcurrency",
 	"httpHeavyViewMemoryLimit", "tlsHandshakeMaxConcurrent", "tlsHandshakeTimeoutMillis",
-	"addressServerList", "peerNamesrvAddrs", "peerAccessKey", "peerSecretKey", "scanNotActiveBrokerInterval",
+	"addressServerList", "peerNamesrvAddrs", "peerAccessKey", "peerSecretKey", "peerWarmStartTimeoutMillis", "scanNotActiveBrokerInterval",
 	"requestMemoryBrokerHeadroom", "requestMemoryPerConnection", "requestMemoryPerStranger",
 	"largeFrameStallTimeoutMillis", "largeFrameMinBytesPerSecond",
 	"controllerFencing", // off, a stale master could take its set's id 0 back

@@ -37,7 +37,7 @@ func ScaleSection(r *report.Report, goBench string, commands []string) string {
 	writePhaseTable(&b, r.Phases)
 	writeFactTable(&b, r.Facts)
 	if strings.TrimSpace(goBench) != "" {
-		b.WriteString("\nIn-process (`go test -run '^$' -bench Scale -benchtime 3x ./route/`), the same data loaded: the time under the route tables' writer lock to remove the same 100 brokers by one expiry scan, by 100 connection closes one at a time, by the 100 closes in one batch (what the unregistration worker does since session 3) and by one batch of 100 UNREGISTER_BROKER; then the lists, read from a snapshot without the lock; last, the cold registration of all 1,000 brokers into an empty route table.\n\n```text\n")
+		b.WriteString("\nIn-process (`go test -run '^$' -bench Scale -benchtime 3x ./route/ ./namesrv/`), the same data loaded: the time under the route tables' writer lock to remove the same 100 brokers by one expiry scan, by 100 connection closes one at a time, by the 100 closes in one batch (what the unregistration worker does since session 3) and by one batch of 100 UNREGISTER_BROKER; then the lists, read from a snapshot without the lock; then the cold registration of all 1,000 brokers into an empty route table. Last (BenchmarkScaleWarmStart, package namesrv), the warm start from a peer holding the layout: the time from a NameServer's start to its listener accepting connections with every route in, borrowed from the peer over code 5002 (ns/op the mean of 3 starts, slowest-ms-to-serve the slowest; every topic's route is then checked against the peer's, 1,000 of them over the wire).\n\n```text\n")
 		b.WriteString(strings.TrimSpace(goBench))
 		b.WriteString("\n```\n")
 	}
