@@ -122,7 +122,7 @@ func (ns *NameServer) peerCounts() []metrics.PeerStatus {
 	}
 	var out []metrics.PeerStatus
 	for _, st := range w.Statuses() {
-		out = append(out, metrics.PeerStatus{Addr: st.Addr, Up: st.Up, RoutesAgree: st.RoutesAgree})
+		out = append(out, metrics.PeerStatus{Addr: st.Addr, Up: st.Up, RoutesAgree: st.RoutesAgree, KV: ns.kvStatus(st.Addr)})
 	}
 	return out
 }

@@ -55,6 +55,9 @@ type Status struct {
 	// Differences says how they do not, a line each.
 	RoutesAgree bool     `json:"routesAgree"`
 	Differences []string `json:"differences,omitempty"`
+	// KV is the last KV config exchange with it (package kvsync); nil
+	// when there is none (no peer account, or none done yet).
+	KV *KVStatus `json:"kv,omitempty"`
 	// differed says this check saw differences, reported only when the
 	// next check sees some too (round).
 	differed bool
