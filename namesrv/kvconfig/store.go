@@ -173,6 +173,10 @@ func (s *Store) update(change func(configTable, metaTable), op string) error {
 func (s *Store) updateLocked(change func(configTable, metaTable), op string) error {
 	next, nextMeta := maps.Clone(*s.table.Load()), maps.Clone(s.meta)
 	change(next, nextMeta)
+	if n := capTombstones(nextMeta, s.limits.MaxKeys); n > 0 {
+		s.log.WithFields(logrus.Fields{"forgotten": n, "maxTombstones": s.limits.MaxKeys}).
+			Warn("KV tombstones forgotten before their retention: too many deletes; a peer that still has those keys may hand them back")
+	}
 	content := encodeConfigFile(next)
 	keys := countKeys(next)
 	if err := s.limits.checkStore(keys, s.keys, len(content), s.fileBytes); err != nil {
