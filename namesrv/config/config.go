@@ -224,6 +224,11 @@ type Config struct {
 	// secret is never listed (IsSecretKey). Go addition.
 	PeerAccessKey string `prop:"peerAccessKey" ext:"true"`
 	PeerSecretKey string `prop:"peerSecretKey" ext:"true"`
+	// PeerRoutesHealMillis is how long a route difference with a peer is
+	// told as healing (a broker registered on one NameServer and not yet on
+	// the other) before it counts as lasting (namesrv/peers, heal.go). Go
+	// addition.
+	PeerRoutesHealMillis int64 `prop:"peerRoutesHealMillis" ext:"true"`
 
 	// AclEnable turns on ACL 1.0 signatures and per-class authorization
 	// (package acl). Go addition.
@@ -329,6 +334,9 @@ const (
 	// DefaultReadinessWarmUpMillis is readinessWarmUpMillis' default: one
 	// broker registration period (Java's registerNameServerPeriod).
 	DefaultReadinessWarmUpMillis = 30_000
+	// DefaultPeerRoutesHealMillis is peerRoutesHealMillis' default: one
+	// broker registration period (30 s) and two peer checks (5 s each).
+	DefaultPeerRoutesHealMillis = 40_000
 	// LogFormatText and LogFormatJSON are the accepted logFormat values.
 	LogFormatText = "text"
 	LogFormatJSON = "json"
@@ -418,6 +426,7 @@ func Default() *Config {
 
 		PauseDetectThresholdMillis: DefaultPauseDetectThresholdMillis,
 		ReadinessWarmUpMillis:      DefaultReadinessWarmUpMillis,
+		PeerRoutesHealMillis:       DefaultPeerRoutesHealMillis,
 		HTTPMaxConnections:         DefaultHTTPMaxConnections,
 		HTTPIdleTimeoutSeconds:     DefaultHTTPIdleTimeoutSeconds,
 		HTTPHeavyViewConcurrency:   DefaultHTTPHeavyViewConcurrency,

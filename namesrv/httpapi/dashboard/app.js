@@ -366,8 +366,9 @@ async function refreshPeers() {
     if (!p.up) state.title = p.error;
     let routes;
     if (!p.up) routes = el("td", p.error, "hint");
+    else if (p.routesAgree && p.healing) routes = el("td", "healing: " + p.healing.join("; "), "hint");
     else if (p.routesAgree) routes = el("td", p.topics < 0 ? "brokers agree (topics not listed)" : "agree", "agree");
-    else routes = el("td", p.differences.join("; "), "differ");
+    else routes = el("td", p.differences.join("; ") + (p.healing ? "; healing: " + p.healing.join("; ") : ""), "differ");
     const tr = row([p.addr, state, p.up ? p.brokers : "", p.up ? p.brokerNames : "", p.up && p.topics >= 0 ? p.topics : "",
       routes, kvCell(p.kv), age(Math.max(0, now - p.checkedMillis)) + " ago", p.lastUpMillis ? when(p.lastUpMillis) : "never"]);
     tr.dataset.addr = p.addr;
