@@ -126,6 +126,7 @@ func (ns *NameServer) registerHandlers() {
 	// The fast path answers from the frame's bytes: route reads always (with
 	// ACL on, those fastRouteAdmitted admits), broker control only while it
 	// is unguarded (ACL off).
+	ns.registerKVSync() // ours, checked by the handlers themselves (kv_sync.go)
 	ns.routeReadGuarded = ns.acl.Guards(aclClasses[classRouteRead])
 	ns.server.HandleFastRoute(ns.fastRoute)
 	if !ns.acl.Guards(aclClasses[classBrokerCtl]) {

@@ -13,6 +13,7 @@ import (
 	"github.com/gonamesrv/gonamesrv/namesrv/config"
 	"github.com/gonamesrv/gonamesrv/namesrv/httpapi"
 	"github.com/gonamesrv/gonamesrv/namesrv/kvconfig"
+	"github.com/gonamesrv/gonamesrv/namesrv/kvsync"
 	"github.com/gonamesrv/gonamesrv/namesrv/metrics"
 	"github.com/gonamesrv/gonamesrv/namesrv/peers"
 	"github.com/gonamesrv/gonamesrv/remoting"
@@ -26,6 +27,7 @@ type observability struct {
 	metrics *metrics.Metrics
 	stats   *metrics.Stats
 	peers   *peers.Watcher // peer_watch.go
+	kvsync  *kvsync.Syncer // kv_sync.go; nil without a peer account
 	http    *httpapi.Server
 	// stopping is set when a graceful stop begins: readiness turns 503
 	// before GO_AWAY and before any connection is closed.
@@ -138,6 +140,7 @@ func (ns *NameServer) newMetrics() *metrics.Metrics {
 func (ns *NameServer) startObserving() {
 	ns.obs.stats = ns.obs.metrics.StartStats(ns.metricsSources(), metrics.StatsInterval)
 	ns.startPeerWatch()
+	ns.startKVSync()
 	if ns.obs.http == nil {
 		return
 	}
@@ -145,7 +148,7 @@ func (ns *NameServer) startObserving() {
 		Routes:  ns.routes,
 		Metrics: ns.obs.metrics,
 		Stats:   ns.obs.stats,
-		Peers:   ns.obs.peers.Statuses,
+		Peers:   ns.peerStatuses,
 		Ready:   ns.Ready,
 		KV:      ns.kv.All,
 		Config:  func() map[string]string { return config.WithoutSecrets(ns.settings.Get().Values()) },
@@ -176,6 +179,9 @@ func (ns *NameServer) stopObserving(ctx context.Context) error {
 	}
 	if ns.obs.peers != nil {
 		ns.obs.peers.Stop()
+	}
+	if ns.obs.kvsync != nil {
+		ns.obs.kvsync.Stop()
 	}
 	if ns.obs.http == nil {
 		return nil

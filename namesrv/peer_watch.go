@@ -29,7 +29,10 @@ func (ns *NameServer) startPeerWatch() {
 	cfg := ns.settings.Get()
 	// The account keys are protected (changed only at a restart): read once.
 	sign := aclsign.Signer(aclsign.Credentials{AccessKey: cfg.PeerAccessKey, SecretKey: cfg.PeerSecretKey})
-	ns.obs.peers = peers.Start(peers.Config{Peers: ns.peerList, Local: ns.routes, TLS: ns.peerTLS(log), Sign: sign, Log: log})
+	ns.obs.peers = peers.Start(peers.Config{Peers: ns.peerList, Local: ns.routes, TLS: ns.peerTLS(log), Sign: sign, Log: log,
+		HealWindow: func() time.Duration {
+			return time.Duration(ns.settings.Get().PeerRoutesHealMillis) * time.Millisecond
+		}})
 }
 
 // peerTLS is how the peers are reached: over TLS when this server enforces
@@ -122,7 +125,8 @@ func (ns *NameServer) peerCounts() []metrics.PeerStatus {
 	}
 	var out []metrics.PeerStatus
 	for _, st := range w.Statuses() {
-		out = append(out, metrics.PeerStatus{Addr: st.Addr, Up: st.Up, RoutesAgree: st.RoutesAgree})
+		out = append(out, metrics.PeerStatus{Addr: st.Addr, Up: st.Up, RoutesAgree: st.RoutesAgree,
+			RoutesHealing: st.HealingCount, KV: ns.kvStatus(st.Addr)})
 	}
 	return out
 }

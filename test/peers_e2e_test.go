@@ -42,8 +42,9 @@ func onlyPeer(t *testing.T, s *sidePort, addr, what string, ok func(peers.Status
 
 // TestPeerPairFromAddressServerList: a pair deployed as docs/operations.md
 // does, both with addressServerList naming both, sees each other and not
-// itself; agrees while no broker registered, names a broker registered with
-// one only, and shows the other down once it is killed; /rocketmq/nsaddr
+// itself; agrees while no broker registered, tells a broker registered with
+// one only as healing, then, past peerRoutesHealMillis, as a difference that
+// lasts, naming it, and shows the other down once it is killed; /rocketmq/nsaddr
 // answers the list as given.
 func TestPeerPairFromAddressServerList(t *testing.T) {
 	portA, portB := freePort(t), freePort(t)
@@ -51,7 +52,8 @@ func TestPeerPairFromAddressServerList(t *testing.T) {
 	list := addrA + ";" + addrB
 	start := func(port int) *sidePort {
 		http := freePort(t)
-		p := startNamesrvIn(t, t.TempDir(), port, "-httpListenPort", strconv.Itoa(http), "-addressServerList", list)
+		p := startNamesrvIn(t, t.TempDir(), port, "-httpListenPort", strconv.Itoa(http), "-addressServerList", list,
+			"-peerRoutesHealMillis", "8000")
 		s := &sidePort{process: p, base: "http://127.0.0.1:" + strconv.Itoa(http)}
 		s.waitAttached(t)
 		return s
@@ -64,13 +66,27 @@ func TestPeerPairFromAddressServerList(t *testing.T) {
 	onlyPeer(t, b, addrA, "b sees a agreeing", func(st peers.Status) bool { return st.Up && st.RoutesAgree })
 
 	nstest.MustCode(t, nstest.Register(t, nstest.NewClient(t, a.Addr), nstest.BrokerAMaster), remoting.SUCCESS)
-	// A difference is reported once two checks in a row see one (a check's
-	// two reads can straddle a registration); wait for the broker and its
-	// topics both named.
+	// A broker registered with one NameServer only is first a difference
+	// that heals (it may register with the other within its period): told
+	// as healing, naming it, the routes still agreeing, and counted apart.
+	brokerLine := "1 broker addresses only there: DefaultCluster/broker-a/0=" + nstest.BrokerAMaster.Addr
+	eventually(t, 20*time.Second, "b tells a's broker as healing", func() error {
+		list := peersOf(t, b)
+		if len(list) != 1 || !list[0].RoutesAgree || len(list[0].Healing) != 2 || list[0].Healing[0] != brokerLine {
+			return fmt.Errorf("peers %+v", list)
+		}
+		families := b.scrape(t)
+		if agree, healing := value(families, "rocketmq_namesrv_peer_routes_agree", "peer", addrA),
+			value(families, "rocketmq_namesrv_peer_routes_healing", "peer", addrA); agree != 1 || healing < 1 {
+			return fmt.Errorf("b's metrics of a while the difference heals: peer_routes_agree %v peer_routes_healing %v", agree, healing)
+		}
+		return nil
+	})
+	// Past peerRoutesHealMillis it lasts: a broker that does not reach b.
 	st := onlyPeer(t, b, addrA, "b sees a's broker", func(st peers.Status) bool {
 		return !st.RoutesAgree && st.Brokers == 1 && len(st.Differences) == 2
 	})
-	if st.Brokers != 1 || len(st.Differences) != 2 || st.Differences[0] != "1 broker addresses only there: DefaultCluster/broker-a/0="+nstest.BrokerAMaster.Addr {
+	if st.Brokers != 1 || len(st.Differences) != 2 || st.Differences[0] != brokerLine || st.HealingCount != 0 {
 		t.Fatalf("b's view of a: %+v", st)
 	}
 

@@ -51,6 +51,7 @@ var bounds = map[string]bound{
 	"maxConnections":                       {1, 10_000_000},
 	"pauseDetectThresholdMillis":           {1, 3_600_000},
 	"readinessWarmUpMillis":                {0, 600_000},
+	"peerRoutesHealMillis":                 {0, 3_600_000},
 	"httpMaxConnections":                   {1, 100_000},
 	"httpIdleTimeoutSeconds":               {1, 3600},
 	"httpHeavyViewConcurrency":             {1, 64},

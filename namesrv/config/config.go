@@ -231,6 +231,11 @@ type Config struct {
 	// all its route state within it is given up, and with none answering
 	// the server starts empty; 0: no warm start. Go addition.
 	PeerWarmStartTimeoutMillis int64 `prop:"peerWarmStartTimeoutMillis" ext:"true"`
+	// PeerRoutesHealMillis is how long a route difference with a peer is
+	// told as healing (a broker registered on one NameServer and not yet on
+	// the other) before it counts as lasting (namesrv/peers, heal.go). Go
+	// addition.
+	PeerRoutesHealMillis int64 `prop:"peerRoutesHealMillis" ext:"true"`
 
 	// AclEnable turns on ACL 1.0 signatures and per-class authorization
 	// (package acl). Go addition.
@@ -340,6 +345,9 @@ const (
 	// default: a peer at 100,000 topics answers in well under a second,
 	// and a start waits at most this long for one that does not answer.
 	DefaultPeerWarmStartTimeoutMillis = 3_000
+	// DefaultPeerRoutesHealMillis is peerRoutesHealMillis' default: one
+	// broker registration period (30 s) and two peer checks (5 s each).
+	DefaultPeerRoutesHealMillis = 40_000
 	// LogFormatText and LogFormatJSON are the accepted logFormat values.
 	LogFormatText = "text"
 	LogFormatJSON = "json"
@@ -431,6 +439,7 @@ func Default() *Config {
 		PauseDetectThresholdMillis: DefaultPauseDetectThresholdMillis,
 		ReadinessWarmUpMillis:      DefaultReadinessWarmUpMillis,
 		PeerWarmStartTimeoutMillis: DefaultPeerWarmStartTimeoutMillis,
+		PeerRoutesHealMillis:       DefaultPeerRoutesHealMillis,
 		HTTPMaxConnections:         DefaultHTTPMaxConnections,
 		HTTPIdleTimeoutSeconds:     DefaultHTTPIdleTimeoutSeconds,
 		HTTPHeavyViewConcurrency:   DefaultHTTPHeavyViewConcurrency,

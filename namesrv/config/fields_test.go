@@ -15,9 +15,9 @@ func TestKeysAreUniqueAndComplete(t *testing.T) {
 		}
 		seen[k] = true
 	}
-	// 22 NamesrvConfig keys + 18 NettyServerConfig keys + 44 Go additions.
-	if len(keys) != 87 {
-		t.Fatalf("%d keys, want 87", len(keys))
+	// 22 NamesrvConfig keys + 18 NettyServerConfig keys + 48 Go additions.
+	if len(keys) != 88 {
+		t.Fatalf("%d keys, want 88", len(keys))
 	}
 	if keys[0] != "rocketmqHome" || keys[len(keys)-1] != "tls.server.need.client.auth" {
 		t.Fatalf("keys not in declaration order: first %s last %s", keys[0], keys[len(keys)-1])
@@ -26,6 +26,7 @@ func TestKeysAreUniqueAndComplete(t *testing.T) {
 		"connectionOutboundSoftLimit", "connectionOutboundHardLimit", "outboundMemoryLimit", "logFormat", "logLevel",
 		"logFile", "logMaxSizeMB", "logMaxAgeDays", "logMaxBackups",
 		"httpBindAddress", "httpListenPort", "addressServerList", "peerNamesrvAddrs", "pauseDetectThresholdMillis", "readinessWarmUpMillis",
+		"peerRoutesHealMillis",
 		"requestMemoryBrokerHeadroom", "requestMemoryPerConnection", "requestMemoryPerStranger",
 		"largeFrameStallTimeoutMillis", "largeFrameMinBytesPerSecond"} {
 		if !IsExtension(ext) {

@@ -22,6 +22,7 @@ var wireBadValues = map[string][]string{
 	"deleteTopicWithBrokerRegistration":    {"nope"},
 	"clusterTest":                          {"x"},
 	"waitSecondsForService":                {"2147483647", "-1", "601", "ten", "99999999999"},
+	"peerRoutesHealMillis":                 {"-1", "3600001", "soon"},
 	"logLevel":                             {"panic", "fatal", "PANIC", "loud", ""},
 	"logFormat":                            {"xml", ""},
 	"clientRequestThreadPoolNums":          {"0", "-4", "1025", "2147483647"},

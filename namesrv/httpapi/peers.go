@@ -3,6 +3,7 @@ package httpapi
 import (
 	"net/http"
 
+	"github.com/gonamesrv/gonamesrv/namesrv/kvsync"
 	"github.com/gonamesrv/gonamesrv/namesrv/peers"
 )
 
@@ -24,5 +25,7 @@ func peerView(src *Source, w http.ResponseWriter, _ *http.Request) {
 		"self":           map[string]any{"addr": src.Addr, "brokers": brokers, "brokerNames": len(info.BrokerAddrTable), "topics": src.Routes.Counts().Topics},
 		"intervalMillis": peers.PeerCheckInterval.Milliseconds(),
 		"timeoutMillis":  peers.PeerCheckTimeout.Milliseconds(),
+		// The KV config exchanges (package kvsync), with a peer account.
+		"kvIntervalMillis": kvsync.Interval.Milliseconds(),
 	})
 }

@@ -24,8 +24,18 @@
 // guarded against the torn files of an in-place rewrite, and the Java server
 // never reads it back either.
 //
+// Versions (version.go, versions_file.go, store_versions.go): every key
+// carries the Version of its last write (a hybrid logical clock: Unix ms,
+// counter, writer id) and a delete leaves a tombstone for
+// TombstoneRetention, so the NameServers of a group can make their stores
+// converge (package kvsync: Digest, Entries, Merge). They live in
+// `<path>.versions`, written atomically right after the Java file, which
+// keeps Java's format; a key whose value the versions file did not record
+// (a Java or hand-written file, a crash between the two writes) loads with
+// the lowest version, so it never wins over a versioned write elsewhere.
+//
 // Quirks kept from Java (protocol.md section 5, Q21): a namespace emptied by
 // Delete stays visible (GET_KVLIST_BY_NAMESPACE answers `{"table":{}}`), and a
-// Delete of a missing key still rewrites the file. The store accepts any value,
+// Delete of a missing key still rewrites the file (and leaves a tombstone). The store accepts any value,
 // including ""; refusing a PUT without a value (quirk Q20) is the handler's job.
 package kvconfig

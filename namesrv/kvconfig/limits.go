@@ -14,7 +14,9 @@ type Limits struct {
 	// MaxValueBytes bounds one value (an ORDER_TOPIC_CONFIG value lists
 	// `brokerName:queueCount` for each broker: a few KB for hundreds).
 	MaxValueBytes int
-	// MaxKeys bounds the keys of all namespaces together.
+	// MaxKeys bounds the keys of all namespaces together, and also the
+	// tombstones of deletes kept (tombstones.go): past it the oldest are
+	// forgotten before TombstoneRetention.
 	MaxKeys int
 	// MaxFileBytes bounds the file a write produces, hence the memory the
 	// table takes and what each write rewrites.

@@ -7,6 +7,7 @@ import (
 	"os"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/sirupsen/logrus"
 
@@ -38,6 +39,12 @@ type Store struct {
 	table   atomic.Pointer[configTable]
 	// fileBytes and keys describe the published table (under writeMu).
 	fileBytes, keys int
+	// meta is every key's version, tombstones included, and clock makes
+	// the versions of local writes (both under writeMu; versions_file.go).
+	meta  metaTable
+	clock hlc
+	// now is the wall clock the versions are read from (tests set it).
+	now func() time.Time
 	// encoded holds each namespace's KVTable body (kvlist_cache.go).
 	encoded sync.Map
 }
@@ -58,9 +65,11 @@ func OpenLimited(path string, limits Limits, log *logrus.Entry) (*Store, error) 
 		return nil, fmt.Errorf("open KV config store: %w", err)
 	}
 	s := &Store{path: path, log: log, limits: limits, write: atomicfile.Write,
-		fileBytes: len(encodeConfigFile(table)), keys: countKeys(table)}
+		fileBytes: len(encodeConfigFile(table)), keys: countKeys(table), now: time.Now}
 	s.table.Store(&table)
-	fields := logrus.Fields{"path": path, "namespaces": len(table), "keys": s.keys, "fileBytes": s.fileBytes}
+	assigned := s.loadVersions(table)
+	fields := logrus.Fields{"path": path, "namespaces": len(table), "keys": s.keys, "fileBytes": s.fileBytes,
+		"unversionedKeys": assigned}
 	if s.keys > limits.MaxKeys || s.fileBytes > limits.MaxFileBytes {
 		log.WithFields(fields).Warn("KV config store loaded over its limits: writes that grow it are refused")
 	} else {
@@ -96,13 +105,9 @@ func (s *Store) Put(namespace, key, value string) error {
 	if err := s.limits.checkEntry(namespace, key, value); err != nil {
 		return fmt.Errorf("kv config put: %w", err)
 	}
-	return s.update(func(table configTable) {
-		kv := maps.Clone(table[namespace])
-		if kv == nil {
-			kv = make(map[string]string, 1)
-		}
-		kv[key] = value
-		table[namespace] = kv
+	return s.update(func(table configTable, meta metaTable) {
+		m := Meta{Version: s.clock.next(s.now().UnixMilli()), SHA256: valueHash(value)}
+		apply(table, meta, namespace, key, value, m)
 	}, "put "+namespace+"/"+key)
 }
 
@@ -110,32 +115,68 @@ func (s *Store) Put(namespace, key, value string) error {
 // was nothing to remove. An emptied namespace is kept (quirk Q21); a missing
 // namespace is not created.
 func (s *Store) Delete(namespace, key string) error {
-	return s.update(func(table configTable) {
-		kv, ok := table[namespace]
-		if !ok {
-			return
-		}
-		kv = maps.Clone(kv)
-		delete(kv, key)
-		table[namespace] = kv
+	return s.update(func(table configTable, meta metaTable) {
+		// The tombstone is kept even when the key is missing here: a peer
+		// that has it deletes it too.
+		apply(table, meta, namespace, key, "", Meta{Version: s.clock.next(s.now().UnixMilli()), Deleted: true})
 	}, "delete "+namespace+"/"+key)
+}
+
+// apply sets one key's value (or removes it, for a tombstone) and its Meta
+// in table and meta, copying the namespace maps it changes. A put creates
+// its namespace; a delete never does, and leaves an emptied one (Q21).
+func apply(table configTable, meta metaTable, namespace, key, value string, m Meta) {
+	if kv, ok := table[namespace]; ok || !m.Deleted {
+		kv = maps.Clone(kv)
+		if kv == nil {
+			kv = make(map[string]string, 1)
+		}
+		if m.Deleted {
+			delete(kv, key)
+		} else {
+			kv[key] = value
+		}
+		table[namespace] = kv
+	}
+	entries := maps.Clone(meta[namespace])
+	if entries == nil {
+		entries = make(map[string]Meta, 1)
+	}
+	entries[key] = m
+	meta[namespace] = entries
 }
 
 // update applies change to a copy of the table, checks the store limits,
 // writes the copy to the file and only then publishes it; op names the
 // change in the error. The outer map is copied (namespaces are few); change
-// must copy any namespace map it modifies.
+// must copy any namespace map it modifies, in both tables.
+//
+// kvConfig.json is written first, then the versions file: a crash between
+// the two leaves the new value with its old version's hash, so at the next
+// load it gets the lowest version (reconcile) and an unacknowledged value
+// never wins over a peer's. When the versions file's write fails, the value
+// is in kvConfig.json and served, and the error wraps
+// atomicfile.ErrNotDurable, as for a failed directory fsync.
 //
 // When the write fails after its rename (the directory fsync, an error
 // wrapping atomicfile.ErrNotDurable), the file already holds the new table
 // and a restart would load it, so the new table is published too and the
 // error says so: the caller reports the durability as unknown, not the
 // change as refused.
-func (s *Store) update(change func(configTable), op string) error {
+func (s *Store) update(change func(configTable, metaTable), op string) error {
 	s.writeMu.Lock()
 	defer s.writeMu.Unlock()
-	next := maps.Clone(*s.table.Load())
-	change(next)
+	return s.updateLocked(change, op)
+}
+
+// updateLocked is update under writeMu.
+func (s *Store) updateLocked(change func(configTable, metaTable), op string) error {
+	next, nextMeta := maps.Clone(*s.table.Load()), maps.Clone(s.meta)
+	change(next, nextMeta)
+	if n := capTombstones(nextMeta, s.limits.MaxKeys); n > 0 {
+		s.log.WithFields(logrus.Fields{"forgotten": n, "maxTombstones": s.limits.MaxKeys}).
+			Warn("KV tombstones forgotten before their retention: too many deletes; a peer that still has those keys may hand them back")
+	}
 	content := encodeConfigFile(next)
 	keys := countKeys(next)
 	if err := s.limits.checkStore(keys, s.keys, len(content), s.fileBytes); err != nil {
@@ -146,7 +187,11 @@ func (s *Store) update(change func(configTable), op string) error {
 		return fmt.Errorf("kv config %s: %w", op, err)
 	}
 	s.table.Store(&next)
+	s.meta = nextMeta
 	s.keys, s.fileBytes = keys, len(content)
+	if verr := s.writeVersions(); verr != nil && err == nil {
+		err = verr
+	}
 	if err != nil {
 		return fmt.Errorf("kv config %s: %w", op, err)
 	}

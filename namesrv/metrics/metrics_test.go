@@ -8,6 +8,7 @@ import (
 
 	"github.com/prometheus/client_golang/prometheus/testutil"
 
+	"github.com/gonamesrv/gonamesrv/namesrv/peers"
 	"github.com/gonamesrv/gonamesrv/remoting"
 	"github.com/gonamesrv/gonamesrv/route"
 )
@@ -35,7 +36,7 @@ func testSources() Sources {
 		Notify: func() NotifyCounts { return NotifyCounts{Sent: 5, Failed: 1, Dropped: 2, Skipped: 3} },
 		Frames: func() FrameCounts { return FrameCounts{Arriving: 1, Closes: map[string]uint64{"stalled": 1}} },
 		Peers: func() []PeerStatus {
-			return []PeerStatus{{Addr: "10.0.0.2:9876", Up: true}, {Addr: "10.0.0.3:9876"}}
+			return []PeerStatus{{Addr: "10.0.0.2:9876", Up: true, KV: &peers.KVStatus{Agree: true}}, {Addr: "10.0.0.3:9876"}}
 		},
 	}
 }

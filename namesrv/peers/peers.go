@@ -51,13 +51,22 @@ type Status struct {
 	Brokers     int `json:"brokers"`
 	BrokerNames int `json:"brokerNames"`
 	Topics      int `json:"topics"`
-	// RoutesAgree says its broker table and topic names equal ours;
-	// Differences says how they do not, a line each.
+	// RoutesAgree says its broker table and topic names equal ours but for
+	// differences younger than the heal window (heal.go); Differences says
+	// how they differ for longer (a broker that does not reach one of the
+	// two), a line per kind naming the brokers or topics.
 	RoutesAgree bool     `json:"routesAgree"`
 	Differences []string `json:"differences,omitempty"`
-	// differed says this check saw differences, reported only when the
-	// next check sees some too (round).
-	differed bool
+	// Healing is the differences first seen less than the heal window ago
+	// (a broker registered on one NameServer and not yet on the other),
+	// told as Differences; HealingCount counts their items.
+	Healing      []string `json:"healing,omitempty"`
+	HealingCount int      `json:"healingCount"`
+	// KV is the last KV config exchange with it (package kvsync); nil
+	// when there is none (no peer account, or none done yet).
+	KV *KVStatus `json:"kv,omitempty"`
+	// diffs is what this check saw differ, classified by round.
+	diffs []difference
 }
 
 // Local is this server's side of the comparison.
@@ -81,6 +90,9 @@ type Config struct {
 	Log  *logrus.Entry
 	// Interval and Timeout default to PeerCheckInterval and PeerCheckTimeout.
 	Interval, Timeout time.Duration
+	// HealWindow, when set, is read at every round (peerRoutesHealMillis);
+	// DefaultHealWindow otherwise.
+	HealWindow func() time.Duration
 }
 
 // Watcher checks the peers in the background until Stop.
@@ -89,6 +101,8 @@ type Watcher struct {
 
 	mu     sync.Mutex
 	status map[string]Status // by address, the peers of the last round
+	// heal is when each difference was first seen (run's goroutine only).
+	heal healTracker
 
 	done, stopped chan struct{}
 }
@@ -143,21 +157,28 @@ func (w *Watcher) round() {
 		}()
 	}
 	wg.Wait()
+	window := DefaultHealWindow
+	if w.cfg.HealWindow != nil {
+		window = w.cfg.HealWindow()
+	}
+	now := time.Now()
+	listed := make(map[string]bool, len(results))
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	next := make(map[string]Status, len(results))
 	for _, st := range results {
 		prev, seen := w.status[st.Addr]
-		// A difference counts once two checks in a row see one: each broker
-		// registers with each NameServer on its own schedule, and a check's
-		// two reads (cluster table, then topics) can straddle a registration,
-		// so one check alone would show healthy peers disagreeing.
-		st.differed = len(st.Differences) > 0
-		if st.differed && !prev.differed {
-			st.RoutesAgree, st.Differences = true, nil
-			if seen && prev.Up {
-				st.RoutesAgree, st.Differences = prev.RoutesAgree, prev.Differences
-			}
+		listed[st.Addr] = true
+		// Each broker registers with each NameServer on its own schedule,
+		// and a check's two reads (cluster table, then topics) can straddle
+		// a registration: a difference counts against the routes once it
+		// has lasted the heal window, before that it is told as healing.
+		if st.Up {
+			lasting, healing := w.heal.classify(st.Addr, st.diffs, now, window)
+			st.Differences, st.Healing, st.HealingCount = lines(lasting), lines(healing), len(healing)
+			st.RoutesAgree = len(lasting) == 0
+		} else {
+			w.heal.classify(st.Addr, nil, now, window)
 		}
 		if st.Up {
 			st.LastUpMillis = st.CheckedMillis
@@ -170,6 +191,7 @@ func (w *Watcher) round() {
 		}
 		next[st.Addr] = st
 	}
+	w.heal.keep(listed)
 	w.status = next
 }
 
@@ -263,8 +285,7 @@ func (w *Watcher) check(addr string, ours tables) Status {
 	}
 	st.Up = true
 	st.Brokers, st.BrokerNames = len(theirs.brokers), theirs.names
-	st.Differences = differences(ours, theirs)
-	st.RoutesAgree = len(st.Differences) == 0
+	st.diffs = differences(ours, theirs)
 	return st
 }
 
@@ -300,23 +321,21 @@ func ask[T any](ctx context.Context, c *remoting.Client, code int32, decode func
 	return v, nil
 }
 
-// differences says how theirs differs from ours, a line per kind.
-func differences(ours, theirs tables) []string {
-	var out []string
-	add := func(what string, names []string) {
-		if len(names) == 0 {
-			return
+// differences is every item theirs differs from ours by.
+func differences(ours, theirs tables) []difference {
+	var out []difference
+	add := func(kind string, names []string) {
+		for _, name := range names {
+			out = append(out, difference{kind, name})
 		}
-		line := strconv.Itoa(len(names)) + " " + what + ": " + joinFirst(names)
-		out = append(out, line)
 	}
 	onlyOurs, onlyTheirs := setDifference(ours.brokers, theirs.brokers)
-	add("broker addresses only here", onlyOurs)
-	add("broker addresses only there", onlyTheirs)
+	add(differenceKinds[0], onlyOurs)
+	add(differenceKinds[1], onlyTheirs)
 	if theirs.listed {
 		onlyOurs, onlyTheirs = setDifference(ours.topics, theirs.topics)
-		add("topics only here", onlyOurs)
-		add("topics only there", onlyTheirs)
+		add(differenceKinds[2], onlyOurs)
+		add(differenceKinds[3], onlyTheirs)
 	}
 	return out
 }

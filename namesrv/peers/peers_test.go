@@ -98,8 +98,11 @@ func TestWatcherSeesAgreementDifferenceAndDeath(t *testing.T) {
 		nstest.MustCode(t, nstest.Register(t, c, nstest.BrokerAMaster), remoting.SUCCESS)
 	}
 	logger, hook := logtest.NewNullLogger()
+	var heal atomic.Int64
+	heal.Store(int64(time.Hour))
 	w := peers.Start(peers.Config{Peers: func() []string { return []string{peerAddr} }, Local: wireLocal{t, localAddr},
-		Log: logrus.NewEntry(logger), Interval: 50 * time.Millisecond, Timeout: time.Second})
+		Log: logrus.NewEntry(logger), Interval: 50 * time.Millisecond, Timeout: time.Second,
+		HealWindow: func() time.Duration { return time.Duration(heal.Load()) }})
 	t.Cleanup(w.Stop)
 
 	st := waitStatus(t, w, peerAddr, "the peer up and agreeing", func(st peers.Status) bool { return st.Up && st.RoutesAgree })
@@ -113,8 +116,16 @@ func TestWatcherSeesAgreementDifferenceAndDeath(t *testing.T) {
 		extra.Topics[name] = queues
 	}
 	nstest.MustCode(t, nstest.Register(t, nstest.NewClient(t, peerAddr), extra), remoting.SUCCESS)
+	// Within the heal window the difference is told as healing: the
+	// routes still agree.
+	st = waitStatus(t, w, peerAddr, "the difference told as healing", func(st peers.Status) bool { return st.HealingCount > 0 })
+	if !st.Up || !st.RoutesAgree || len(st.Differences) != 0 || len(st.Healing) != 1 || st.Healing[0] != "1 topics only there: OnlyOnThePeer" {
+		t.Fatalf("peer with a new difference: %+v", st)
+	}
+	// Once it has lasted the window it counts.
+	heal.Store(int64(300 * time.Millisecond))
 	st = waitStatus(t, w, peerAddr, "the difference named", func(st peers.Status) bool { return !st.RoutesAgree })
-	if !st.Up || len(st.Differences) != 1 || st.Differences[0] != "1 topics only there: OnlyOnThePeer" {
+	if !st.Up || len(st.Differences) != 1 || st.Differences[0] != "1 topics only there: OnlyOnThePeer" || st.HealingCount != 0 {
 		t.Fatalf("disagreeing peer: %+v", st)
 	}
 
@@ -178,9 +189,9 @@ func (l onceExtraTopic) AllTopicList() route.TopicList {
 }
 
 // TestADifferenceOneCheckAloneSeesIsNotReported: the first check sees a
-// topic only here (a registration straddled), the second does not: the
-// peer is never reported disagreeing, and it is after two checks that see
-// a difference (TestWatcherSeesAgreementDifferenceAndDeath).
+// topic only here (a registration straddled): it is told as healing, and
+// the peer is not reported disagreeing (only a difference that lasts the
+// heal window is: TestWatcherSeesAgreementDifferenceAndDeath).
 func TestADifferenceOneCheckAloneSeesIsNotReported(t *testing.T) {
 	local, peer := startNamesrv(t), startNamesrv(t)
 	localAddr, peerAddr := local.Addr().String(), peer.Addr().String()
@@ -192,7 +203,7 @@ func TestADifferenceOneCheckAloneSeesIsNotReported(t *testing.T) {
 		Local: onceExtraTopic{wireLocal{t, localAddr}, calls}, Interval: time.Hour, Timeout: time.Second})
 	t.Cleanup(w.Stop)
 	st := waitStatus(t, w, peerAddr, "the first check", func(st peers.Status) bool { return st.CheckedMillis != 0 })
-	if calls.Load() != 1 || !st.Up || !st.RoutesAgree || len(st.Differences) != 0 {
-		t.Fatalf("after one check that saw a difference (%d local lists): %+v, want agreeing", calls.Load(), st)
+	if calls.Load() != 1 || !st.Up || !st.RoutesAgree || len(st.Differences) != 0 || st.HealingCount != 1 {
+		t.Fatalf("after one check that saw a difference (%d local lists): %+v, want agreeing, the topic healing", calls.Load(), st)
 	}
 }

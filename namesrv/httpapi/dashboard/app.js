@@ -345,26 +345,36 @@ async function refreshCharts() {
   drawChart("chart-topics", ts, topics, "");
 }
 
+// kvCell shows the last KV config exchange with a peer (docs/operations.md,
+// "KV config between NameServers"): none without a peer account.
+function kvCell(kv) {
+  if (!kv) return el("td", "not exchanged (no peerAccessKey)", "hint");
+  if (kv.error) return el("td", kv.error, "differ");
+  if (kv.agree) return el("td", "agree (" + kv.keys + " keys" + (kv.pulled ? ", " + kv.pulled + " pulled" : "") + ")", "agree");
+  return el("td", "differ: " + kv.pulled + " pulled, " + kv.newerHere + " newer here (it pulls them)", "differ");
+}
+
 // refreshPeers shows the last background check of each peer NameServer.
 async function refreshPeers() {
   const data = await getJSON("/v1/peers");
   const self = data.self;
   $("peers-note").textContent = "this server: " + self.addr + ", " + self.brokers + " brokers, " + self.topics +
-    " topics; peers checked every " + age(data.intervalMillis) + " (timeout " + age(data.timeoutMillis) + ")";
+    " topics; peers checked every " + age(data.intervalMillis) + " (timeout " + age(data.timeoutMillis) + "), KV config exchanged every " + age(data.kvIntervalMillis);
   const now = Date.now();
   const rows = data.peers.map((p) => {
     const state = el("td", p.up ? "up" : "down", "peer-state " + (p.up ? "peer-up" : "peer-down"));
     if (!p.up) state.title = p.error;
     let routes;
     if (!p.up) routes = el("td", p.error, "hint");
+    else if (p.routesAgree && p.healing) routes = el("td", "healing: " + p.healing.join("; "), "hint");
     else if (p.routesAgree) routes = el("td", p.topics < 0 ? "brokers agree (topics not listed)" : "agree", "agree");
-    else routes = el("td", p.differences.join("; "), "differ");
+    else routes = el("td", p.differences.join("; ") + (p.healing ? "; healing: " + p.healing.join("; ") : ""), "differ");
     const tr = row([p.addr, state, p.up ? p.brokers : "", p.up ? p.brokerNames : "", p.up && p.topics >= 0 ? p.topics : "",
-      routes, age(Math.max(0, now - p.checkedMillis)) + " ago", p.lastUpMillis ? when(p.lastUpMillis) : "never"]);
+      routes, kvCell(p.kv), age(Math.max(0, now - p.checkedMillis)) + " ago", p.lastUpMillis ? when(p.lastUpMillis) : "never"]);
     tr.dataset.addr = p.addr;
     return tr;
   });
-  if (rows.length === 0) rows.push(row(["no peers configured (peerNamesrvAddrs, or addressServerList)", "", "", "", "", "", "", ""]));
+  if (rows.length === 0) rows.push(row(["no peers configured (peerNamesrvAddrs, or addressServerList)", "", "", "", "", "", "", "", ""]));
   replaceRows("peers", rows);
 }
 
