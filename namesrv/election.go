@@ -71,10 +71,10 @@ func (ns *NameServer) notifyNamesrvMasterElected(conn *remoting.Conn, req *remot
 func (ns *NameServer) noticeSender(conn *remoting.Conn, req *remoting.Command) (reason, remark string) {
 	remote := portguard.RemoteAddr(conn)
 	switch {
-	case !ns.controllers.configured():
+	case ns.controllers.Empty():
 		return metrics.NoticeNotController, "no permission: election notices (code 5001) are refused: controllerAddr is empty " +
 			"(list the controllers there, host:port;host:port)"
-	case !ns.controllers.admits(remote, ns.clock.Now()):
+	case !ns.controllers.Contains(remote):
 		return metrics.NoticeNotController, fmt.Sprintf("no permission: election notice from %s, which is not a host of controllerAddr", remote)
 	case !ns.acl.Enabled():
 		return "", ""

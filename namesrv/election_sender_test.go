@@ -1,14 +1,9 @@
 package namesrv
 
 import (
-	"context"
-	"net/netip"
 	"strings"
 	"testing"
 	"time"
-
-	"github.com/sirupsen/logrus"
-	logtest "github.com/sirupsen/logrus/hooks/test"
 
 	"github.com/gonamesrv/gonamesrv/internal/nstest"
 	"github.com/gonamesrv/gonamesrv/namesrv/config"
@@ -106,36 +101,4 @@ func TestNoticeOnlyMasterExpires(t *testing.T) {
 	if got := s.ns.routes.BrokerMemberGroup(slave.Cluster, slave.Name); got[1] != slave.Addr {
 		t.Fatalf("members %v: the registered slave went too", got)
 	}
-}
-
-// controllerHosts resolves again, at most once per interval, when an
-// unknown address sends: a controller whose name moved is admitted.
-func TestControllerHostsResolveAgainForAnUnknownSender(t *testing.T) {
-	answer := []netip.Addr{netip.MustParseAddr("10.0.0.1")}
-	lookups := 0
-	h := &controllerHosts{hosts: []string{"ctl.example"}, byHost: map[string][]netip.Addr{}, log: nullLog(),
-		resolve: func(context.Context, string) ([]netip.Addr, error) { lookups++; return answer, nil }}
-	empty := map[netip.Addr]struct{}{}
-	h.addrs.Store(&empty)
-	now := time.Unix(1000, 0)
-	h.refresh(now)
-	moved := netip.MustParseAddr("10.0.0.2")
-	if !h.admits(netip.MustParseAddr("10.0.0.1"), now) || h.admits(moved, now) {
-		t.Fatal("first resolution not applied")
-	}
-	answer = []netip.Addr{moved}
-	if h.admits(moved, now.Add(time.Second)) || lookups != 1 {
-		t.Fatalf("resolved again within the interval (%d lookups)", lookups)
-	}
-	if !h.admits(moved, now.Add(controllerResolveInterval)) || lookups != 2 {
-		t.Fatalf("the moved controller is not admitted after the interval (%d lookups)", lookups)
-	}
-	if h.admits(netip.MustParseAddr("10.0.0.1"), now.Add(controllerResolveInterval)) {
-		t.Fatal("the name's old address is still admitted")
-	}
-}
-
-func nullLog() *logrus.Entry {
-	logger, _ := logtest.NewNullLogger()
-	return logrus.NewEntry(logger)
 }

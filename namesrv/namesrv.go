@@ -13,6 +13,7 @@ import (
 
 	"github.com/sirupsen/logrus"
 
+	"github.com/gonamesrv/gonamesrv/internal/hostset"
 	"github.com/gonamesrv/gonamesrv/internal/monotime"
 	"github.com/gonamesrv/gonamesrv/internal/ratelog"
 	"github.com/gonamesrv/gonamesrv/namesrv/acl"
@@ -37,7 +38,7 @@ type NameServer struct {
 	acl        *acl.Checker
 	// controllers are controllerAddr's hosts, the only senders of
 	// election notices taken (controller_hosts.go).
-	controllers *controllerHosts
+	controllers *hostset.Set
 	// routeReadGuarded says route reads are checked (aclEnable): the fast
 	// path then answers only those fastRouteAdmitted admits.
 	routeReadGuarded bool

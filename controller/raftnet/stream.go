@@ -20,6 +20,7 @@ import (
 	"github.com/hashicorp/raft"
 	"github.com/sirupsen/logrus"
 
+	"github.com/gonamesrv/gonamesrv/internal/hostset"
 	"github.com/gonamesrv/gonamesrv/internal/ratelog"
 )
 
@@ -63,7 +64,7 @@ type Options struct {
 // Stream is the raft.StreamLayer.
 type Stream struct {
 	ln    net.Listener
-	peers *peerSet
+	peers *hostset.Set
 	tls   *tlsConfigs
 	// dialer leaves from the listener's host: a peer with several addresses
 	// is seen by the others at the one they listed.
@@ -106,7 +107,7 @@ func Listen(opts Options) (*Stream, error) {
 	}
 	s.ln = ln
 	s.dialer.LocalAddr = &net.TCPAddr{IP: addr.IP, Zone: addr.Zone}
-	s.peers = newPeerSet(opts.PeerHosts, opts.Log, systemLookup)
+	s.peers = newPeerSet(opts.PeerHosts, opts.Log)
 	s.ctx, s.cancel = context.WithCancel(context.Background())
 	s.wg.Add(1)
 	go s.acceptLoop()
@@ -211,12 +212,8 @@ func (s *Stream) fromPeer(conn net.Conn) bool {
 	if !ok {
 		return false
 	}
-	ip, ok := netip.AddrFromSlice(tcp.IP)
-	if ok && s.peers.contains(ip) {
-		return true
-	}
-	s.peers.refreshSoon()
-	return false
+	ip, _ := netip.AddrFromSlice(tcp.IP)
+	return s.peers.Contains(ip)
 }
 
 // handshake runs one accepted connection's TLS handshake within
