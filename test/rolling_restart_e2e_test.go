@@ -144,13 +144,13 @@ func rollingSendRound(round int, resolver primitive.NsResolver, topics []string,
 	}
 }
 
-// waitRounds waits until the load has run n more rounds than it had.
-func waitRounds(t *testing.T, counts *rollingCounts, n int64, what string) {
+// waitRounds waits until a client load has run n more rounds than it had.
+func waitRounds(t *testing.T, rounds func() int64, n int64, what string) {
 	t.Helper()
-	want := counts.rounds.Load() + n
-	eventually(t, 60*time.Second, what, func() error {
-		if got := counts.rounds.Load(); got < want {
-			return fmt.Errorf("%d rounds of %d (%s)", got, want, counts)
+	want := rounds() + n
+	eventually(t, 90*time.Second, what, func() error {
+		if got := rounds(); got < want {
+			return fmt.Errorf("%d rounds of %d", got, want)
 		}
 		return nil
 	})
@@ -212,22 +212,9 @@ func rollingRestart(t *testing.T, extra ...string) (*rollingCounts, []restartFig
 		}
 		<-finished
 	}()
-	waitRounds(t, counts, 3, "the Go client runs before the first restart")
+	waitRounds(t, counts.rounds.Load, 3, "the Go client runs before the first restart")
 
-	var figures []restartFigure
-	servers := map[string]*process{"a": pair.a, "b": pair.b}
-	for _, step := range []restartStep{{"a", "SIGTERM"}, {"b", "SIGTERM"}, {"a", "kill -9"}, {"b", "kill -9"}} {
-		ns := servers[step.server]
-		if step.how == "SIGTERM" {
-			ns.Stop()
-		} else {
-			ns.Kill()
-		}
-		waitRounds(t, counts, rollingRoundsDown, "the Go client runs while "+step.server+" is down")
-		started := time.Now()
-		ns.start() // returns once it accepts connections
-		figures = append(figures, answerEveryTopic(t, step, ns.Addr, topics, started, counts))
-	}
+	figures := restartInTurn(t, pair, topics, counts.rounds.Load)
 	close(stop)
 	<-finished
 	var received int64
@@ -237,13 +224,35 @@ func rollingRestart(t *testing.T, extra ...string) (*rollingCounts, []restartFig
 	return counts, figures, received
 }
 
+// restartInTurn restarts a, b, a, b (SIGTERM twice, then kill -9 twice),
+// each while a client load runs, waiting for rollingRoundsDown rounds of it
+// while the server is down and rollingRoundsUp after it is back.
+func restartInTurn(t *testing.T, pair warmPair, topics []string, rounds func() int64) []restartFigure {
+	t.Helper()
+	var figures []restartFigure
+	servers := map[string]*process{"a": pair.a, "b": pair.b}
+	for _, step := range []restartStep{{"a", "SIGTERM"}, {"b", "SIGTERM"}, {"a", "kill -9"}, {"b", "kill -9"}} {
+		ns := servers[step.server]
+		if step.how == "SIGTERM" {
+			ns.Stop()
+		} else {
+			ns.Kill()
+		}
+		waitRounds(t, rounds, rollingRoundsDown, "the clients run while "+step.server+" is down")
+		started := time.Now()
+		ns.start() // returns once it accepts connections
+		figures = append(figures, answerEveryTopic(t, step, ns.Addr, topics, started, rounds))
+	}
+	return figures
+}
+
 // answerEveryTopic asks the restarted server for every topic until it
-// answers them all, while the Go client runs rollingRoundsUp rounds; it
+// answers them all, while the clients run rollingRoundsUp rounds; it
 // records when that was, counted from the server's start.
-func answerEveryTopic(t *testing.T, step restartStep, addr string, topics []string, started time.Time, counts *rollingCounts) restartFigure {
+func answerEveryTopic(t *testing.T, step restartStep, addr string, topics []string, started time.Time, rounds func() int64) restartFigure {
 	t.Helper()
 	figure := restartFigure{restartStep: step}
-	until := counts.rounds.Load() + rollingRoundsUp
+	until := rounds() + rollingRoundsUp
 	for ask := 0; ; ask++ {
 		missing := 0
 		for _, topic := range topics {
@@ -258,7 +267,7 @@ func answerEveryTopic(t *testing.T, step restartStep, addr string, topics []stri
 			figure.answeredAll = time.Since(started)
 			figure.atFirstAsk = ask == 0
 		}
-		if counts.rounds.Load() >= until {
+		if rounds() >= until {
 			return figure
 		}
 		select {
