@@ -113,8 +113,10 @@ run-controller:
 # The opt-in interoperability tests against a real Apache RocketMQ 5.3.3
 # (test/java5_*_test.go: Java brokers under our controller group and
 # NameServer, our brokers under Java's DLedger controller, Java's mqadmin, the
-# recorded controller script), not part of test/CI: JAVA5_BUILD names the
-# build of ../shared/java5/build.sh (docs/compatibility.md). About 90 s;
+# recorded controller script, Java brokers signing under a group with ACL, TLS
+# and Raft mutual TLS, a rolling restart of a NameServer pair under Java
+# clients), not part of test/CI: JAVA5_BUILD names the build of
+# ../shared/java5/build.sh (docs/compatibility.md). About 6 minutes;
 # at most three JVMs at once.
 .PHONY: java5-interop
 java5-interop:
