@@ -14,6 +14,8 @@ import (
 
 // updateNamesrvConfig applies a properties body (UPDATE_NAMESRV_CONFIG, 318)
 // with the Java black list; the settings that are live take effect at once.
+// A key no setting has, or a value that does not parse or is out of range,
+// refuses the whole request (code 1 naming the key).
 func (ns *NameServer) updateNamesrvConfig(_ *remoting.Conn, req *remoting.Command) *remoting.Command {
 	if len(req.Body) == 0 {
 		return success(req)
@@ -24,7 +26,7 @@ func (ns *NameServer) updateNamesrvConfig(_ *remoting.Conn, req *remoting.Comman
 	}
 	// The effects run inside the update, in the order updates are published:
 	// two concurrent updates cannot leave the route manager on the older one.
-	_, err = ns.settings.UpdateThen(props, func(cfg *config.Config, changed []string) {
+	changed, err := ns.settings.UpdateThen(props, func(cfg *config.Config, changed []string) {
 		ns.routes.SetConfig(routeConfig(cfg))
 		// Logged before a new level applies, so the change itself is seen.
 		ns.log.WithFields(logrus.Fields{"changed": changed, "request": config.WithoutSecrets(props)}).Info("name server config updated")
@@ -49,7 +51,9 @@ func (ns *NameServer) updateNamesrvConfig(_ *remoting.Conn, req *remoting.Comman
 		return systemError(req, err.Error()+"; nothing was applied")
 	}
 	ns.obs.metrics.ConfigUpdate(metrics.ResultSuccess)
-	return success(req)
+	// The remark says what changed now and what waits for a restart
+	// (mqadmin prints it); Java clients ignore a success's remark.
+	return remoting.NewResponse(req, remoting.SUCCESS, config.UpdateSummary(changed))
 }
 
 // getNamesrvConfig returns every setting as sorted key=value lines (319).

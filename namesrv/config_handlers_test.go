@@ -43,10 +43,10 @@ func TestProcessRequest_UpdateConfigPath(t *testing.T) {
 }
 
 // TestUpdateConfig: Java parses "{key=value}" as key "{key", an unknown
-// setting that is kept; the answer is 0.
+// setting it keeps (answer 0); here it is refused, code 1 naming the key.
 func TestUpdateConfig(t *testing.T) {
 	s := startServer(t, nil)
-	nstest.MustCode(t, updateConfig(t, s, "{key=value}"), remoting.SUCCESS)
+	mustRefuse(t, updateConfig(t, s, "{key=value}"), "{key: unknown key")
 	nstest.MustCode(t, s.call(t, remoting.UPDATE_NAMESRV_CONFIG, nil, nil), remoting.SUCCESS)
 	mustRefuse(t, updateConfig(t, s, `enableTopicList=\u12`), "string2Properties error")
 }
@@ -109,5 +109,26 @@ func TestUpdateConfigLogLevel(t *testing.T) {
 	mustRefuse(t, updateConfig(t, s, "logLevel=loud"), "logLevel")
 	if s.logger.GetLevel() != logrus.DebugLevel {
 		t.Fatalf("level %s after a refused logLevel, want debug", s.logger.GetLevel())
+	}
+}
+
+// A typo key refuses the whole request, code 1 naming it and the closest
+// key, and nothing of it is applied (Java answered success and stored the
+// typo); a success's remark says what changed now and what at restart.
+func TestUpdateConfigRefusesUnknownKeyAppliesNothing(t *testing.T) {
+	s := startServer(t, nil)
+	mustRefuse(t, updateConfig(t, s, "enableTopicList=false\norderMesageEnable=true"),
+		"orderMesageEnable: unknown key (closest known key: orderMessageEnable)")
+	if cfg := s.ns.settings.Get(); !cfg.EnableTopicList || cfg.OrderMessageEnable {
+		t.Fatalf("a refused request applied a key: %+v", cfg)
+	}
+	mustRefuse(t, updateConfig(t, s, "enableTopicList=false\nwaitSecondsForService=abc"), "waitSecondsForService")
+	if !s.ns.settings.Get().EnableTopicList {
+		t.Fatal("a refused request applied a key")
+	}
+	resp := updateConfig(t, s, "orderMessageEnable=true\nserverSocketBacklog=2048")
+	nstest.MustCode(t, resp, remoting.SUCCESS)
+	if want := "changed now: orderMessageEnable; changed, waits for a restart: serverSocketBacklog"; resp.Remark != want {
+		t.Fatalf("remark %q, want %q", resp.Remark, want)
 	}
 }
