@@ -602,13 +602,18 @@ func runGetNamesrvConfig(e *env) error {
 func runUpdateNamesrvConfig(e *env) error {
 	key, value := e.args.get("k"), e.args.get("v")
 	body := []byte(key + "=" + value + "\n")
+	summaries := map[string]string{}
 	if err := forEachNameServer(e, func(addr string) error {
-		_, err := e.client.invoke(addr, remoting.UPDATE_NAMESRV_CONFIG, nil, body)
+		resp, err := e.client.invoke(addr, remoting.UPDATE_NAMESRV_CONFIG, nil, body)
+		if err == nil {
+			summaries[addr] = resp.Remark
+		}
 		return err
 	}); err != nil {
 		return err
 	}
 	fmt.Fprintf(e.out, "update name server config success!%s\n%s : %s\n", "["+strings.Join(e.client.nameServers, ", ")+"]", key, value)
+	printUpdateSummaries(e.out, e.client.nameServers, summaries)
 	return nil
 }
 

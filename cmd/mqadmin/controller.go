@@ -85,13 +85,19 @@ func runGetControllerConfig(e *env) error {
 func runUpdateControllerConfig(e *env) error {
 	key, value := e.args.get("k"), e.args.get("v")
 	list := controllerList(e)
+	summaries := map[string]string{}
 	for _, addr := range list {
-		if _, err := e.client.invoke(addr, wire.CodeUpdateControllerConfig, nil, []byte(key+"="+value+"\n")); err != nil {
+		resp, err := e.client.invoke(addr, wire.CodeUpdateControllerConfig, nil, []byte(key+"="+value+"\n"))
+		if err != nil {
 			return err
 		}
+		summaries[addr] = resp.Remark
 	}
-	_, err := fmt.Fprintf(e.out, "update controller config success![%s]\n%s : %s\n", strings.Join(list, ", "), key, value)
-	return err
+	if _, err := fmt.Fprintf(e.out, "update controller config success![%s]\n%s : %s\n", strings.Join(list, ", "), key, value); err != nil {
+		return err
+	}
+	printUpdateSummaries(e.out, list, summaries)
+	return nil
 }
 
 func runCleanBrokerMetadata(e *env) error {
