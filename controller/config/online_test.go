@@ -108,3 +108,16 @@ func TestStoredFileKeysNotChangeableOnlineAreIgnored(t *testing.T) {
 		t.Fatalf("FromFile: %v %+v", err, f)
 	}
 }
+
+// An unknown key's refusal names the closest known key when one is near.
+func TestUpdateUnknownKeySuggestsTheClosest(t *testing.T) {
+	c := Default()
+	c.ConfigStorePath = filepath.Join(t.TempDir(), "controller.properties")
+	_, err := c.Update(map[string]string{"scanInactiveMastrInterval": "1000"})
+	if err == nil || !strings.Contains(err.Error(), "unknown controller setting: scanInactiveMastrInterval (closest known key: scanInactiveMasterInterval)") {
+		t.Fatalf("err %v", err)
+	}
+	if _, err := c.Update(map[string]string{"noSuchControllerKey": "1"}); err == nil || strings.Contains(err.Error(), "closest") {
+		t.Fatalf("far key: %v", err)
+	}
+}
