@@ -26,7 +26,7 @@ func (ns *NameServer) updateNamesrvConfig(_ *remoting.Conn, req *remoting.Comman
 	}
 	// The effects run inside the update, in the order updates are published:
 	// two concurrent updates cannot leave the route manager on the older one.
-	changed, err := ns.settings.UpdateThen(props, func(cfg *config.Config, changed []string) {
+	_, err = ns.settings.UpdateThen(props, func(cfg *config.Config, changed []string) {
 		ns.routes.SetConfig(routeConfig(cfg))
 		// Logged before a new level applies, so the change itself is seen.
 		ns.log.WithFields(logrus.Fields{"changed": changed, "request": config.WithoutSecrets(props)}).Info("name server config updated")
@@ -51,9 +51,7 @@ func (ns *NameServer) updateNamesrvConfig(_ *remoting.Conn, req *remoting.Comman
 		return systemError(req, err.Error()+"; nothing was applied")
 	}
 	ns.obs.metrics.ConfigUpdate(metrics.ResultSuccess)
-	// The remark says what changed now and what waits for a restart
-	// (mqadmin prints it); Java clients ignore a success's remark.
-	return remoting.NewResponse(req, remoting.SUCCESS, config.UpdateSummary(changed))
+	return success(req)
 }
 
 // getNamesrvConfig returns every setting as sorted key=value lines (319).

@@ -114,7 +114,7 @@ func TestUpdateConfigLogLevel(t *testing.T) {
 
 // A typo key refuses the whole request, code 1 naming it and the closest
 // key, and nothing of it is applied (Java answered success and stored the
-// typo); a success's remark says what changed now and what at restart.
+// typo).
 func TestUpdateConfigRefusesUnknownKeyAppliesNothing(t *testing.T) {
 	s := startServer(t, nil)
 	mustRefuse(t, updateConfig(t, s, "enableTopicList=false\norderMesageEnable=true"),
@@ -126,9 +126,5 @@ func TestUpdateConfigRefusesUnknownKeyAppliesNothing(t *testing.T) {
 	if !s.ns.settings.Get().EnableTopicList {
 		t.Fatal("a refused request applied a key")
 	}
-	resp := updateConfig(t, s, "orderMessageEnable=true\nserverSocketBacklog=2048")
-	nstest.MustCode(t, resp, remoting.SUCCESS)
-	if want := "changed now: orderMessageEnable; changed, waits for a restart: serverSocketBacklog"; resp.Remark != want {
-		t.Fatalf("remark %q, want %q", resp.Remark, want)
-	}
+	nstest.MustCode(t, updateConfig(t, s, "enableTopicList=false\norderMessageEnable=true"), remoting.SUCCESS)
 }

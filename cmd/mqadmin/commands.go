@@ -603,12 +603,23 @@ func runUpdateNamesrvConfig(e *env) error {
 	key, value := e.args.get("k"), e.args.get("v")
 	body := []byte(key + "=" + value + "\n")
 	summaries := map[string]string{}
-	if err := forEachNameServer(e, func(addr string) error {
-		resp, err := e.client.invoke(addr, remoting.UPDATE_NAMESRV_CONFIG, nil, body)
-		if err == nil {
-			summaries[addr] = resp.Remark
+	read := func(addr string) (configView, error) {
+		resp, err := e.client.invoke(addr, remoting.GET_NAMESRV_CONFIG, nil, nil)
+		if err != nil {
+			return configView{}, err
 		}
-		return err
+		return parseConfigView(resp.Body), nil
+	}
+	if err := forEachNameServer(e, func(addr string) error {
+		before, beforeErr := read(addr)
+		if _, err := e.client.invoke(addr, remoting.UPDATE_NAMESRV_CONFIG, nil, body); err != nil {
+			return err
+		}
+		summaries[addr] = ""
+		if after, err := read(addr); beforeErr == nil && err == nil {
+			summaries[addr] = updateSummary(before, after, pendingAfter)
+		}
+		return nil
 	}); err != nil {
 		return err
 	}

@@ -2,16 +2,13 @@ package config
 
 import "testing"
 
-func TestUpdateSummary(t *testing.T) {
-	old := Default()
-	next := old.Clone()
-	if got := UpdateSummary(old, next); got != "no key changed" {
-		t.Fatalf("unchanged: %q", got)
+func TestAppliesAtRestartOnlyOnlineKeysOfLoopsStartedWithTheNode(t *testing.T) {
+	for _, key := range restartKeys {
+		if !ChangeableOnline(key) {
+			t.Errorf("%s applies at restart but is not changeable online", key)
+		}
 	}
-	next.EnableElectUncleanMaster = true
-	next.ScanInactiveMasterInterval = 9000
-	want := "changed now: enableElectUncleanMaster; changed, waits for a restart: scanInactiveMasterInterval"
-	if got := UpdateSummary(old, next); got != want {
-		t.Fatalf("got %q, want %q", got, want)
+	if !AppliesAtRestart("scanInactiveMasterInterval") || AppliesAtRestart("enableElectUncleanMaster") {
+		t.Fatal("AppliesAtRestart")
 	}
 }

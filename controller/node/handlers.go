@@ -400,7 +400,5 @@ func (n *Node) updateConfig(_ *remoting.Conn, req *remoting.Command) *remoting.C
 	n.cfg.Store(cfg)
 	n.log.WithFields(logrus.Fields{"keys": len(props), "configStorePath": cfg.StorePath()}).
 		Info("controller config updated (this node; written to configStorePath)")
-	// The remark says what changed now and what waits for a restart
-	// (mqadmin prints it); Java clients ignore a success's remark.
-	return remoting.NewResponse(req, remoting.SUCCESS, config.UpdateSummary(old, cfg))
+	return remoting.NewResponse(req, remoting.SUCCESS, "")
 }
