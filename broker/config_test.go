@@ -18,8 +18,12 @@ func TestLoadConfigFile(t *testing.T) {
 		t.Fatal(err)
 	}
 	cfg := DefaultConfig()
-	if err := LoadConfigFile(path, &cfg); err != nil {
+	unknown, err := LoadConfigFile(path, &cfg)
+	if err != nil {
 		t.Fatal(err)
+	}
+	if len(unknown) != 1 || unknown[0].Key != "flushDiskType" || unknown[0].Line != 8 {
+		t.Fatalf("unknown keys %+v, want flushDiskType on line 8", unknown)
 	}
 	if cfg.BrokerClusterName != "ClusterX" || cfg.BrokerName != "broker-b" || cfg.BrokerID != 1 || cfg.ListenPort != 10921 || cfg.ForceRegister {
 		t.Fatalf("cfg = %+v", cfg)
@@ -33,6 +37,25 @@ func TestLoadConfigFile(t *testing.T) {
 	cfg.AllowShortRegisterPeriod = true
 	if cfg.registerPeriod() != 5*time.Second {
 		t.Fatalf("period with allowShortRegisterPeriod = %v", cfg.registerPeriod())
+	}
+}
+
+// A value that does not parse stops the load naming file, line, key and
+// value; a boolean is true or false only (Java reads "yes" or "1" as false).
+func TestLoadConfigFileRefusesBadValues(t *testing.T) {
+	for _, tc := range []struct{ text, want string }{
+		{"brokerName=b\nlistenPort=abc\n", `:2: listenPort="abc"`},
+		{"forceRegister=yes\n", `:1: forceRegister="yes"`},
+		{"compressedRegister=1\n", `:1: compressedRegister="1"`},
+	} {
+		path := filepath.Join(t.TempDir(), "broker.conf")
+		if err := os.WriteFile(path, []byte(tc.text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		cfg := DefaultConfig()
+		if _, err := LoadConfigFile(path, &cfg); err == nil || !strings.Contains(err.Error(), path+tc.want) {
+			t.Errorf("%q: err %v, want %s%s", tc.text, err, path, tc.want)
+		}
 	}
 }
 

@@ -4,9 +4,9 @@ import (
 	"fmt"
 	"io"
 	"maps"
-	"os"
 	"slices"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/gonamesrv/gonamesrv/internal/javaprops"
@@ -26,21 +26,29 @@ func ReadProperties(r io.Reader) (map[string]string, error) {
 	return props, nil
 }
 
-// LoadConfigFile reads broker.conf at path over the defaults in cfg.
-func LoadConfigFile(path string, cfg *Config) error {
-	f, err := os.Open(path)
+// LoadConfigFile reads broker.conf at path over the defaults in cfg,
+// strictly (javaprops.FileLoader): a value that does not parse for its key
+// is an error naming the file, the line, the key and the value; the keys
+// this broker does not use are returned, each with the closest key it
+// knows (cmd/broker warns of them and -p lists them).
+func LoadConfigFile(path string, cfg *Config) ([]javaprops.UnknownKey, error) {
+	setters := cfg.setters()
+	keys := slices.Sorted(maps.Keys(setters))
+	loader := javaprops.FileLoader{
+		Known: func(key string) bool { _, ok := setters[key]; return ok },
+		Set: func(key, value string) error {
+			if err := setters[key](value); err != nil {
+				return fmt.Errorf("%w: %w", ErrBrokerConfig, err)
+			}
+			return nil
+		},
+		Keys: keys,
+	}
+	_, unknown, err := loader.Load(path)
 	if err != nil {
-		return fmt.Errorf("open broker config: %w", err)
+		return nil, err
 	}
-	defer f.Close()
-	props, err := ReadProperties(f)
-	if err != nil {
-		return fmt.Errorf("%s: %w", path, err)
-	}
-	if err := cfg.Apply(props); err != nil {
-		return fmt.Errorf("%s: %w", path, err)
-	}
-	return nil
+	return unknown, nil
 }
 
 // Apply sets the fields named by Java keys. Keys this broker does not use
@@ -63,11 +71,15 @@ func (c *Config) setters() map[string]func(string) error {
 	str := func(dst *string) func(string) error {
 		return func(v string) error { *dst = v; return nil }
 	}
+	// Java's rule (true or false in any case), refusing any other word,
+	// where Java reads it as false.
 	boolean := func(dst *bool) func(string) error {
 		return func(v string) error {
-			b, err := strconv.ParseBool(v)
-			*dst = b
-			return err
+			if err := javaprops.ParseBool(v); err != nil {
+				return err
+			}
+			*dst = strings.EqualFold(javaprops.TrimJava(v), "true")
+			return nil
 		}
 	}
 	integer := func(dst *int) func(string) error {

@@ -14,6 +14,8 @@ import (
 
 // updateNamesrvConfig applies a properties body (UPDATE_NAMESRV_CONFIG, 318)
 // with the Java black list; the settings that are live take effect at once.
+// A key no setting has, or a value that does not parse or is out of range,
+// refuses the whole request (code 1 naming the key).
 func (ns *NameServer) updateNamesrvConfig(_ *remoting.Conn, req *remoting.Command) *remoting.Command {
 	if len(req.Body) == 0 {
 		return success(req)

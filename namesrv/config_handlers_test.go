@@ -43,10 +43,10 @@ func TestProcessRequest_UpdateConfigPath(t *testing.T) {
 }
 
 // TestUpdateConfig: Java parses "{key=value}" as key "{key", an unknown
-// setting that is kept; the answer is 0.
+// setting it keeps (answer 0); here it is refused, code 1 naming the key.
 func TestUpdateConfig(t *testing.T) {
 	s := startServer(t, nil)
-	nstest.MustCode(t, updateConfig(t, s, "{key=value}"), remoting.SUCCESS)
+	mustRefuse(t, updateConfig(t, s, "{key=value}"), "{key: unknown key")
 	nstest.MustCode(t, s.call(t, remoting.UPDATE_NAMESRV_CONFIG, nil, nil), remoting.SUCCESS)
 	mustRefuse(t, updateConfig(t, s, `enableTopicList=\u12`), "string2Properties error")
 }
@@ -110,4 +110,21 @@ func TestUpdateConfigLogLevel(t *testing.T) {
 	if s.logger.GetLevel() != logrus.DebugLevel {
 		t.Fatalf("level %s after a refused logLevel, want debug", s.logger.GetLevel())
 	}
+}
+
+// A typo key refuses the whole request, code 1 naming it and the closest
+// key, and nothing of it is applied (Java answered success and stored the
+// typo).
+func TestUpdateConfigRefusesUnknownKeyAppliesNothing(t *testing.T) {
+	s := startServer(t, nil)
+	mustRefuse(t, updateConfig(t, s, "enableTopicList=false\norderMesageEnable=true"),
+		"orderMesageEnable: unknown key (closest known key: orderMessageEnable)")
+	if cfg := s.ns.settings.Get(); !cfg.EnableTopicList || cfg.OrderMessageEnable {
+		t.Fatalf("a refused request applied a key: %+v", cfg)
+	}
+	mustRefuse(t, updateConfig(t, s, "enableTopicList=false\nwaitSecondsForService=abc"), "waitSecondsForService")
+	if !s.ns.settings.Get().EnableTopicList {
+		t.Fatal("a refused request applied a key")
+	}
+	nstest.MustCode(t, updateConfig(t, s, "enableTopicList=false\norderMessageEnable=true"), remoting.SUCCESS)
 }

@@ -3,7 +3,9 @@
 # foreground until Ctrl-C (which stops all three).
 #   BASE_PORT (9877): nodes n0-n2 serve brokers on BASE_PORT..BASE_PORT+2,
 #                     Raft on those + 1000, the HTTP side port on those + 2000
-#   STORE (bin/controller-run): controllerStorePath (raft-n0.. under it)
+#   STORE (bin/controller-run): controllerStorePath; each node keeps its Raft
+#                     store and its settings (UPDATE_CONTROLLER_CONFIG) in
+#                     STORE/raft-nN/ (controller.properties), nothing in ~
 #   ARGS: extra flags for every node, e.g. ARGS="-log-level debug"
 set -eu
 GO=${GO:-go}

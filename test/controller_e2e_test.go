@@ -370,7 +370,11 @@ func TestControllerMqadminCommands(t *testing.T) {
 
 	all := strings.Join(g.addrs, ";")
 	out = mustMqadmin(t, "updateControllerConfig", "-a", all, "-k", "notifyBrokerRoleChanged", "-v", "false")
-	if want := fmt.Sprintf("update controller config success![%s]\nnotifyBrokerRoleChanged : false\n", strings.Join(g.addrs, ", ")); out != want {
+	want = fmt.Sprintf("update controller config success![%s]\nnotifyBrokerRoleChanged : false\n", strings.Join(g.addrs, ", "))
+	for _, addr := range g.addrs {
+		want += addr + ": changed now: notifyBrokerRoleChanged\n"
+	}
+	if out != want {
 		t.Fatalf("updateControllerConfig: %q, want %q", out, want)
 	}
 	out = mustMqadmin(t, "getControllerConfig", "-a", all)

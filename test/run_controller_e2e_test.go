@@ -6,6 +6,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"syscall"
 	"testing"
 	"time"
@@ -16,7 +17,7 @@ import (
 
 // TestRunControllerScript: `make run-controller`'s script starts a 3-node
 // group that elects a leader, and Ctrl-C (SIGINT to its process group)
-// stops all three nodes.
+// stops all three nodes; the group keeps everything under STORE.
 func TestRunControllerScript(t *testing.T) {
 	base, ok := nstest.FreePorts(0, 1, 2, 1000, 1001, 1002, 2000, 2001, 2002)
 	if !ok {
@@ -24,7 +25,19 @@ func TestRunControllerScript(t *testing.T) {
 	}
 	cmd := exec.Command("sh", "scripts/run-controller.sh")
 	cmd.Dir = ".."
-	cmd.Env = append(os.Environ(), "BASE_PORT="+strconv.Itoa(base), "BIN="+t.TempDir(), "STORE="+filepath.Join(t.TempDir(), "store"))
+	// A HOME of its own, keeping Go's caches where they are (the script
+	// builds the binary).
+	home, store := t.TempDir(), filepath.Join(t.TempDir(), "store")
+	goEnv, err := exec.Command("go", "env", "GOCACHE", "GOMODCACHE", "GOPATH").Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	caches := strings.Fields(string(goEnv))
+	if len(caches) != 3 {
+		t.Fatalf("go env: %q", goEnv)
+	}
+	cmd.Env = append(os.Environ(), "BASE_PORT="+strconv.Itoa(base), "BIN="+t.TempDir(), "STORE="+store, "HOME="+home,
+		"GOCACHE="+caches[0], "GOMODCACHE="+caches[1], "GOPATH="+caches[2])
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	out, err := os.CreateTemp("", "run-controller-*.log")
 	if err != nil {
@@ -51,6 +64,15 @@ func TestRunControllerScript(t *testing.T) {
 		}
 		return os.ErrNotExist
 	})
+	// Everything stays under STORE: an update lands in the node's own
+	// file there, not in the user's ~/controller/controller.properties.
+	mustMqadmin(t, "updateControllerConfig", "-a", addrs[0], "-k", "enableElectUncleanMaster", "-v", "true")
+	if _, err := os.Stat(filepath.Join(store, "raft-n0", "controller.properties")); err != nil {
+		t.Errorf("the update is not in STORE/raft-n0: %v", err)
+	}
+	if _, err := os.Stat(filepath.Join(home, "controller")); err == nil {
+		t.Error("the group wrote to ~/controller")
+	}
 	if err := syscall.Kill(-cmd.Process.Pid, syscall.SIGINT); err != nil {
 		t.Fatal(err)
 	}

@@ -20,6 +20,7 @@ import (
 
 	"github.com/gonamesrv/gonamesrv/broker"
 	"github.com/gonamesrv/gonamesrv/internal/buildinfo"
+	"github.com/gonamesrv/gonamesrv/internal/javaprops"
 )
 
 // shutdownTimeout bounds the unregistration and close on SIGINT/SIGTERM.
@@ -106,14 +107,18 @@ func run(args []string, stdout, stderr io.Writer) int {
 	logger.SetLevel(level)
 	log := logrus.NewEntry(logger)
 
-	cfg, err := loadConfig(opts)
+	cfg, unknown, err := loadConfig(opts)
 	if err != nil {
 		fmt.Fprintf(stderr, "broker: %v\n", err)
 		return 1
 	}
 	if opts.printConfig {
 		printConfig(stdout, cfg)
+		_, _ = stdout.Write(javaprops.UnknownComment(opts.configFile, unknown))
 		return 0
+	}
+	for _, u := range unknown {
+		log.WithFields(u.LogFields(opts.configFile)).Warn("unknown key in the config file, ignored: " + u.String())
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
 	defer stop()
@@ -156,18 +161,21 @@ func runSimulation(ctx context.Context, cfg broker.Config, opts options, log *lo
 	return 0
 }
 
-// loadConfig applies defaults, then the file, then -n.
-func loadConfig(opts options) (broker.Config, error) {
+// loadConfig applies defaults, then the file, then -n; it returns the
+// file's keys the broker does not use too.
+func loadConfig(opts options) (broker.Config, []javaprops.UnknownKey, error) {
 	cfg := broker.DefaultConfig()
+	var unknown []javaprops.UnknownKey
 	if opts.configFile != "" {
-		if err := broker.LoadConfigFile(opts.configFile, &cfg); err != nil {
-			return cfg, err
+		var err error
+		if unknown, err = broker.LoadConfigFile(opts.configFile, &cfg); err != nil {
+			return cfg, nil, err
 		}
 	}
 	if opts.namesrvAddr != "" {
 		cfg.NamesrvAddr = opts.namesrvAddr
 	}
-	return cfg, cfg.Validate()
+	return cfg, unknown, cfg.Validate()
 }
 
 // printConfig writes the effective settings as key=value lines.

@@ -56,6 +56,9 @@ func run(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "controller:", err)
 		return 1
 	}
+	for _, u := range cfg.UnknownKeys() {
+		log.WithFields(u.LogFields(cfg.ConfigFile())).Warn("unknown key in the config file, ignored: " + u.String())
+	}
 	// Before the node listens, as in cmd/namesrv: a SIGTERM between the
 	// listen and Notify would kill it with the default action.
 	signals := make(chan os.Signal, 2)

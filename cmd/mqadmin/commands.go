@@ -602,13 +602,29 @@ func runGetNamesrvConfig(e *env) error {
 func runUpdateNamesrvConfig(e *env) error {
 	key, value := e.args.get("k"), e.args.get("v")
 	body := []byte(key + "=" + value + "\n")
+	summaries := map[string]string{}
+	read := func(addr string) (configView, error) {
+		resp, err := e.client.invoke(addr, remoting.GET_NAMESRV_CONFIG, nil, nil)
+		if err != nil {
+			return configView{}, err
+		}
+		return parseConfigView(resp.Body), nil
+	}
 	if err := forEachNameServer(e, func(addr string) error {
-		_, err := e.client.invoke(addr, remoting.UPDATE_NAMESRV_CONFIG, nil, body)
-		return err
+		before, beforeErr := read(addr)
+		if _, err := e.client.invoke(addr, remoting.UPDATE_NAMESRV_CONFIG, nil, body); err != nil {
+			return err
+		}
+		summaries[addr] = ""
+		if after, err := read(addr); beforeErr == nil && err == nil {
+			summaries[addr] = updateSummary(before, after, pendingAfter)
+		}
+		return nil
 	}); err != nil {
 		return err
 	}
 	fmt.Fprintf(e.out, "update name server config success!%s\n%s : %s\n", "["+strings.Join(e.client.nameServers, ", ")+"]", key, value)
+	printUpdateSummaries(e.out, e.client.nameServers, summaries)
 	return nil
 }
 

@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/gonamesrv/gonamesrv/controller/config"
 	"github.com/gonamesrv/gonamesrv/controller/wire"
 	"github.com/gonamesrv/gonamesrv/remoting"
 )
@@ -85,13 +86,30 @@ func runGetControllerConfig(e *env) error {
 func runUpdateControllerConfig(e *env) error {
 	key, value := e.args.get("k"), e.args.get("v")
 	list := controllerList(e)
+	summaries := map[string]string{}
+	read := func(addr string) (configView, error) {
+		resp, err := e.client.invoke(addr, wire.CodeGetControllerConfig, nil, nil)
+		if err != nil {
+			return configView{}, err
+		}
+		return parseConfigView(resp.Body), nil
+	}
+	atRestart := func(key string, _ configView) bool { return config.AppliesAtRestart(key) }
 	for _, addr := range list {
+		before, beforeErr := read(addr)
 		if _, err := e.client.invoke(addr, wire.CodeUpdateControllerConfig, nil, []byte(key+"="+value+"\n")); err != nil {
 			return err
 		}
+		summaries[addr] = ""
+		if after, err := read(addr); beforeErr == nil && err == nil {
+			summaries[addr] = updateSummary(before, after, atRestart)
+		}
 	}
-	_, err := fmt.Fprintf(e.out, "update controller config success![%s]\n%s : %s\n", strings.Join(list, ", "), key, value)
-	return err
+	if _, err := fmt.Fprintf(e.out, "update controller config success![%s]\n%s : %s\n", strings.Join(list, ", "), key, value); err != nil {
+		return err
+	}
+	printUpdateSummaries(e.out, list, summaries)
+	return nil
 }
 
 func runCleanBrokerMetadata(e *env) error {

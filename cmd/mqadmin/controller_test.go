@@ -55,7 +55,7 @@ func TestUpdateControllerConfigPrintsTheRefusal(t *testing.T) {
 		t.Fatalf("the refused update wrote configStorePath: %v", err)
 	}
 	stdout, stderr, code = runCapture("updateControllerConfig", "-a", addr, "-k", "enableElectUncleanMaster", "-v", "true")
-	if code != 0 || !strings.HasPrefix(stdout, "update controller config success!") {
+	if code != 0 || !strings.HasPrefix(stdout, "update controller config success!") || !strings.Contains(stdout, addr+": changed now: enableElectUncleanMaster\n") {
 		t.Fatalf("a key changeable online: exit %d %q %q", code, stdout, stderr)
 	}
 }

@@ -42,6 +42,7 @@ func run(args []string) int {
 		fmt.Fprintln(os.Stderr, "namesrv:", err)
 		return 1
 	}
+	warnUnknownKeys(log, cfg.ConfigFile(), cfg.UnknownKeys())
 	logFile, err := openLogFile(cfg)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "namesrv:", err)

@@ -22,10 +22,14 @@ const DefaultACLFileName = "plain_acl.yml"
 // (GET_CONTROLLER_CONFIG) or written to configStorePath.
 func IsSecret(key string) bool { return javaprops.IsSecretKey(key) }
 
-// ACLFile is aclFile, or plain_acl.yml in configStorePath's folder.
+// ACLFile is aclFile, or plain_acl.yml in an explicit configStorePath's
+// folder, else in ~/controller (store_path.go).
 func (c *Config) ACLFile() string {
 	if c.AclFile != "" {
 		return c.AclFile
+	}
+	if c.ConfigStorePath == "" || c.storePathDefaulted {
+		return filepath.Join(defaultACLDir(), DefaultACLFileName)
 	}
 	return filepath.Join(filepath.Dir(c.ConfigStorePath), DefaultACLFileName)
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"reflect"
+	"slices"
 	"strings"
 
 	"github.com/gonamesrv/gonamesrv/internal/javaprops"
@@ -12,7 +13,7 @@ import (
 
 // FromArgs builds the configuration from the command line (without the
 // program name), as mqcontroller: defaults, then the -c properties file
-// (unknown keys ignored, as Java), then `-key value` / `-key=value` for any
+// (strict values, unknown keys reported: loadFile), then `-key value` / `-key=value` for any
 // key, -log-format and -log-level. With -p the settings are printed as
 // key=value lines, with -h the usage; both return printOnly=true.
 func FromArgs(args []string, stdout io.Writer) (cfg *Config, printOnly bool, err error) {
@@ -60,11 +61,12 @@ func FromArgs(args []string, stdout io.Writer) (cfg *Config, printOnly bool, err
 	// configStorePath) and again after it: they win.
 	for pass := range 2 {
 		for _, a := range assignments {
-			if err := cfg.Set(a.key, a.value); err != nil {
-				return nil, false, fmt.Errorf("command line -%s: %w", a.key, err)
+			if err := fields.SetStrict(cfg, a.key, a.value); err != nil {
+				return nil, false, fmt.Errorf("command line: %w", &javaprops.ValueError{Key: a.key, Value: a.value, Err: err})
 			}
 		}
 		if pass == 0 {
+			cfg.resolveStorePath()
 			if _, err := cfg.loadStored(); err != nil {
 				return nil, false, err
 			}
@@ -74,22 +76,31 @@ func FromArgs(args []string, stdout io.Writer) (cfg *Config, printOnly bool, err
 		return nil, false, err
 	}
 	if printConfig {
-		_, err := stdout.Write(cfg.Properties())
+		_, err := stdout.Write(append(cfg.Properties(), javaprops.UnknownComment(cfg.configFile, cfg.unknownKeys)...))
 		return cfg, true, err
 	}
 	return cfg, false, nil
 }
 
-// loadFile applies a properties file as Java's -c: unknown keys and values
-// that do not convert are ignored, so a Java controller.conf loads unchanged.
+// loadFile applies a properties file strictly (javaprops.FileLoader): a
+// value that does not parse is an error naming the file, line, key and value
+// (Java ignores it); keys no setting has are kept for UnknownKeys.
 func (c *Config) loadFile(path string) error {
-	props, err := javaprops.ReadFile(path)
+	_, unknown, err := fields.FileLoader(c).Load(path)
 	if err != nil {
 		return err
 	}
-	fields.SetLenient(c, props)
+	c.unknownKeys, c.configFile = unknown, path
 	return nil
 }
+
+// UnknownKeys are the -c file's keys no setting has, in file order, each
+// with the closest known key: cmd/controller warns of them at start and -p
+// lists them.
+func (c *Config) UnknownKeys() []javaprops.UnknownKey { return slices.Clone(c.unknownKeys) }
+
+// ConfigFile is the -c file, "" without one.
+func (c *Config) ConfigFile() string { return c.configFile }
 
 // Properties is every setting but the secrets as key=value lines in
 // declaration order (-p, and GET_CONTROLLER_CONFIG's body).
@@ -134,12 +145,19 @@ Flags override the -c file whatever their order. See controller/config/README.md
 
 // FromFile reads the controller settings of a properties file shared with
 // another program (the NameServer's -c file with enableControllerInNamesrv):
-// the keys it does not know are ignored, the rest validated.
+// the keys it does not know are left to that program (which reports them),
+// the values of the keys it knows must parse, and the rest is validated.
+// The file's configStorePath is the NameServer's: the embedded controller's
+// own settings file is its default, beside its store (store_path.go).
 func FromFile(path string) (*Config, error) {
 	cfg := Default()
-	if err := cfg.loadFile(path); err != nil {
+	loader := fields.FileLoader(cfg)
+	known := loader.Known
+	loader.Known = func(key string) bool { return key != "configStorePath" && known(key) }
+	if _, _, err := loader.Load(path); err != nil {
 		return nil, err
 	}
+	cfg.resolveStorePath()
 	if _, err := cfg.loadStored(); err != nil {
 		return nil, err
 	}

@@ -83,15 +83,25 @@ type Config struct {
 	// ignoredStoredKeys are the stored file's wire keys not applied at
 	// start (IgnoredStoredKeys).
 	ignoredStoredKeys []string
+	// ignoredStoreOwner is the node another node's stored file named
+	// (IgnoredStoreOwner).
+	ignoredStoreOwner string
+	// storePathDefaulted: configStorePath was unset and is the node's own
+	// file (store_path.go).
+	storePathDefaulted bool
+	// unknownKeys are the -c file's keys no setting has, and configFile
+	// that file (unknown_keys.go).
+	unknownKeys []javaprops.UnknownKey
+	configFile  string
 }
 
-// Default is Java's defaults plus ours. controllerStorePath and
-// configStorePath are under the user's home, as Java's.
+// Default is Java's defaults plus ours. controllerStorePath is under the
+// user's home, as Java's; configStorePath is unset: the node's own file
+// beside its store (store_path.go), where Java's is one file per user.
 func Default() *Config {
 	home, _ := os.UserHomeDir()
 	return &Config{
 		RocketmqHome:                os.Getenv("ROCKETMQ_HOME"),
-		ConfigStorePath:             filepath.Join(home, "controller", "controller.properties"),
 		ControllerType:              "DLedger",
 		ControllerStorePath:         filepath.Join(home, "DLedgerController"),
 		ControllerThreadPoolNums:    16,

@@ -2,6 +2,7 @@ package config
 
 import (
 	"bytes"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -92,7 +93,7 @@ func TestPeersSelfAndPorts(t *testing.T) {
 func TestFromArgsFileThenFlagsAndPrint(t *testing.T) {
 	file := filepath.Join(t.TempDir(), "controller.conf")
 	conf := "controllerDLegerGroup = group1\ncontrollerDLegerPeers=n0-127.0.0.1:9877;n1-127.0.0.1:9878\n" +
-		"controllerDLegerSelfId=n0\ncontrollerType=jRaft\nmappedFileSize=1024\nenableElectUncleanMaster=true\nelectMasterMaxRetryCount=x\n"
+		"controllerDLegerSelfId=n0\ncontrollerType=jRaft\nmappedFileSize=1024\nenableElectUncleanMaster=true\nelectMasterRetryCount=4\n"
 	if err := os.WriteFile(file, []byte(conf), 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -104,7 +105,9 @@ func TestFromArgsFileThenFlagsAndPrint(t *testing.T) {
 	if cfg.ControllerDLegerSelfID != "n1" || !cfg.EnableElectUncleanMaster || cfg.ElectMasterMaxRetryCount != 3 || cfg.ControllerType != "jRaft" {
 		t.Fatalf("config %+v", cfg)
 	}
-	if !strings.Contains(out.String(), "controllerDLegerSelfId=n1\n") || !strings.Contains(out.String(), "controllerDLegerGroup=group1\n") {
+	if !strings.Contains(out.String(), "controllerDLegerSelfId=n1\n") || !strings.Contains(out.String(), "controllerDLegerGroup=group1\n") ||
+		!strings.Contains(out.String(), "#   line 7: electMasterRetryCount=4 (closest known key: electMasterMaxRetryCount)\n") ||
+		!strings.Contains(out.String(), "#   line 5: mappedFileSize=1024\n") {
 		t.Fatalf("-p output:\n%s", out.String())
 	}
 	if _, _, err := FromArgs([]string{"-c", file, "-controllerType", "Zab"}, &out); err == nil {
@@ -112,6 +115,22 @@ func TestFromArgsFileThenFlagsAndPrint(t *testing.T) {
 	}
 	if _, _, err := FromArgs([]string{"-c", file, "-scanNotActiveBrokerInterval", "0"}, &out); err == nil {
 		t.Error("scanNotActiveBrokerInterval 0 accepted")
+	}
+}
+
+// A -c value or flag that does not parse for its key stops the start,
+// naming file, line, key and value (Java ignores it).
+func TestFromArgsRefusesUnparsableValues(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "controller.conf")
+	conf := "controllerDLegerPeers=n0-127.0.0.1:9877\ncontrollerDLegerSelfId=n0\nelectMasterMaxRetryCount=x\n"
+	if err := os.WriteFile(file, []byte(conf), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := FromArgs([]string{"-c", file, "-p"}, io.Discard); err == nil || !strings.Contains(err.Error(), file+`:3: electMasterMaxRetryCount="x"`) {
+		t.Fatalf("err %v", err)
+	}
+	if _, _, err := FromArgs([]string{"-enableElectUncleanMaster=yes", "-p"}, io.Discard); err == nil || !strings.Contains(err.Error(), `-enableElectUncleanMaster "yes"`) {
+		t.Fatalf("flag: err %v", err)
 	}
 }
 

@@ -51,6 +51,9 @@ func checkOnline(key, value string) error {
 	field, known := fields.Lookup(key)
 	switch {
 	case !known:
+		if closest := javaprops.Closest(key, Keys()); closest != "" {
+			return fmt.Errorf("%w: %s (closest known key: %s)", ErrUnknownKey, key, closest)
+		}
 		return fmt.Errorf("%w: %s", ErrUnknownKey, key)
 	case !ChangeableOnline(key):
 		return fmt.Errorf("%s cannot be changed over the wire (only %s can; set it in the -c file and restart)",

@@ -85,7 +85,7 @@ func TestStoredFileKeysNotChangeableOnlineAreIgnored(t *testing.T) {
 	if err := os.MkdirAll(filepath.Dir(store), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	stored := wireKeysComment + "controllerDLegerPeers,controllerStorePath,enableElectUncleanMaster\n" +
+	stored := wireKeysComment + "g1/n0: controllerDLegerPeers,controllerStorePath,enableElectUncleanMaster\n" +
 		"controllerDLegerPeers=n0-6.6.6.6:9877\ncontrollerStorePath=/tmp/empty\nenableElectUncleanMaster=true\n"
 	if err := os.WriteFile(store, []byte(stored), 0o644); err != nil {
 		t.Fatal(err)
@@ -100,9 +100,24 @@ func TestStoredFileKeysNotChangeableOnlineAreIgnored(t *testing.T) {
 	if got := strings.Join(c.WireKeys(), ","); got != "enableElectUncleanMaster" {
 		t.Fatalf("wire keys %q", got)
 	}
-	// FromFile (the embedded controller) reads it the same way.
+	// FromFile (the embedded controller) leaves the file's configStorePath
+	// to the NameServer: its own file is beside its store.
 	f, err := FromFile(args[1])
-	if err != nil || f.ControllerStorePath != "/the/real/store" || len(f.IgnoredStoredKeys()) != 2 {
+	if err != nil || f.ControllerStorePath != "/the/real/store" || f.StorePath() != "/the/real/store/raft-n0/controller.properties" ||
+		len(f.IgnoredStoredKeys()) != 0 {
 		t.Fatalf("FromFile: %v %+v", err, f)
+	}
+}
+
+// An unknown key's refusal names the closest known key when one is near.
+func TestUpdateUnknownKeySuggestsTheClosest(t *testing.T) {
+	c := Default()
+	c.ConfigStorePath = filepath.Join(t.TempDir(), "controller.properties")
+	_, err := c.Update(map[string]string{"scanInactiveMastrInterval": "1000"})
+	if err == nil || !strings.Contains(err.Error(), "unknown controller setting: scanInactiveMastrInterval (closest known key: scanInactiveMasterInterval)") {
+		t.Fatalf("err %v", err)
+	}
+	if _, err := c.Update(map[string]string{"noSuchControllerKey": "1"}); err == nil || strings.Contains(err.Error(), "closest") {
+		t.Fatalf("far key: %v", err)
 	}
 }

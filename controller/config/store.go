@@ -24,8 +24,18 @@ import (
 // storeFilePerm is the stored file's mode, as the NameServer's.
 const storeFilePerm = 0o644
 
-// wireKeysComment starts the stored file's first line.
-const wireKeysComment = "#set by UPDATE_CONTROLLER_CONFIG: "
+// wireKeysComment starts the stored file's first line, in the form
+// "#set by UPDATE_CONTROLLER_CONFIG on <group>/<selfId>: key,key": the node
+// that wrote it, so that a file another node wrote (a shared explicit
+// configStorePath) is not read back. oldWireKeysComment is the line of an
+// earlier version, which named no node: not applied either.
+const (
+	wireKeysComment    = "#set by UPDATE_CONTROLLER_CONFIG on "
+	oldWireKeysComment = "#set by UPDATE_CONTROLLER_CONFIG: "
+)
+
+// storeOwner names this node in the stored file's first line.
+func (c *Config) storeOwner() string { return c.Group() + "/" + c.SelfID() }
 
 // WireKeys lists the keys updated over the wire since this store began,
 // sorted.
@@ -62,8 +72,8 @@ func (c *Config) Update(props map[string]string) (*Config, error) {
 	if err := next.Validate(); err != nil {
 		return nil, fmt.Errorf("%w: %w", ErrRefusedOnline, err)
 	}
-	if err := atomicfile.Write(next.ConfigStorePath, next.storeFile(), storeFilePerm); err != nil {
-		return nil, fmt.Errorf("persist the controller config to %s: %w", next.ConfigStorePath, err)
+	if err := atomicfile.Write(next.StorePath(), next.storeFile(), storeFilePerm); err != nil {
+		return nil, fmt.Errorf("persist the controller config to %s: %w", next.StorePath(), err)
 	}
 	return next, nil
 }
@@ -74,7 +84,7 @@ func (c *Config) Update(props map[string]string) (*Config, error) {
 var ErrRefusedOnline = errors.New("controller config update refused")
 
 func (c *Config) storeFile() []byte {
-	head := wireKeysComment + strings.Join(c.wireKeys, ",") + "\n"
+	head := wireKeysComment + c.storeOwner() + ": " + strings.Join(c.wireKeys, ",") + "\n"
 	values := c.Values()
 	maps.DeleteFunc(values, func(key, _ string) bool { return IsSecret(key) })
 	return append([]byte(head), javaprops.FormatFile(values)...)
@@ -83,7 +93,7 @@ func (c *Config) storeFile() []byte {
 // loadStored applies the wire-updated keys of the configStorePath file, if
 // there is one; it returns the keys applied.
 func (c *Config) loadStored() ([]string, error) {
-	data, err := os.ReadFile(c.ConfigStorePath)
+	data, err := os.ReadFile(c.StorePath())
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
 	}
@@ -91,15 +101,31 @@ func (c *Config) loadStored() ([]string, error) {
 		return nil, fmt.Errorf("read configStorePath: %w", err)
 	}
 	first, _, _ := strings.Cut(string(data), "\n")
-	list, ok := strings.CutPrefix(strings.TrimRight(first, "\r"), wireKeysComment)
+	first = strings.TrimRight(first, "\r")
+	if _, old := strings.CutPrefix(first, oldWireKeysComment); old {
+		c.ignoredStoreOwner = "(no node named: a file of an earlier version)"
+		return nil, nil
+	}
+	rest, ok := strings.CutPrefix(first, wireKeysComment)
 	if !ok {
 		// Not ours (a Java controller's, or a hand-written file): the -c
 		// file stays the only source.
 		return nil, nil
 	}
+	cut := strings.LastIndex(rest, ": ")
+	if cut < 0 {
+		return nil, nil
+	}
+	owner, list := rest[:cut], rest[cut+2:]
+	if owner != c.storeOwner() {
+		// Another node's (an explicit configStorePath shared by two
+		// nodes): its updates are not this node's.
+		c.ignoredStoreOwner = owner
+		return nil, nil
+	}
 	props, err := javaprops.Parse(data)
 	if err != nil {
-		return nil, fmt.Errorf("configStorePath %s: %w", c.ConfigStorePath, err)
+		return nil, fmt.Errorf("configStorePath %s: %w", c.StorePath(), err)
 	}
 	var applied, ignored []string
 	for _, key := range strings.Split(list, ",") {
@@ -128,3 +154,8 @@ func (c *Config) loadStored() ([]string, error) {
 // as set over the wire that were not applied at start because they are not
 // changeable online (a file of an older version): the node logs them.
 func (c *Config) IgnoredStoredKeys() []string { return slices.Clone(c.ignoredStoredKeys) }
+
+// IgnoredStoreOwner is the node the configStorePath file named when it was
+// not this node (or a note that it named none), "" when the file was this
+// node's or absent: the node warns that it did not read it back.
+func (c *Config) IgnoredStoreOwner() string { return c.ignoredStoreOwner }

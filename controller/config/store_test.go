@@ -16,7 +16,7 @@ func startArgs(t *testing.T, conf string) (args []string, store string) {
 	dir := t.TempDir()
 	store = filepath.Join(dir, "stored", "controller.properties")
 	file := filepath.Join(dir, "controller.conf")
-	conf += "controllerDLegerPeers=n0-127.0.0.1:9877\ncontrollerDLegerSelfId=n0\nconfigStorePath=" + filepath.ToSlash(store) + "\n"
+	conf += "controllerDLegerGroup=g1\ncontrollerDLegerPeers=n0-127.0.0.1:9877\ncontrollerDLegerSelfId=n0\nconfigStorePath=" + filepath.ToSlash(store) + "\n"
 	if err := os.WriteFile(file, []byte(conf), 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -46,7 +46,7 @@ func TestUpdateWritesEverySettingAndRestartReadsBackTheWireKeys(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.HasPrefix(string(data), "#set by UPDATE_CONTROLLER_CONFIG: electMasterMaxRetryCount,enableElectUncleanMaster\n") {
+	if !strings.HasPrefix(string(data), "#set by UPDATE_CONTROLLER_CONFIG on g1/n0: electMasterMaxRetryCount,enableElectUncleanMaster\n") {
 		t.Fatalf("stored file head:\n%s", data)
 	}
 	props, err := javaprops.Parse(data)
@@ -93,7 +93,7 @@ func TestStoredFileNotOursOrBlackListedIsNotApplied(t *testing.T) {
 		t.Fatal("a file without the wire-keys line was applied")
 	}
 	// A black-listed key named by a hand-edited line is skipped.
-	if err := os.WriteFile(store, []byte(wireKeysComment+"rocketmqHome,notifyBrokerRoleChanged\nrocketmqHome=/x\nnotifyBrokerRoleChanged=false\n"), 0o644); err != nil {
+	if err := os.WriteFile(store, []byte(wireKeysComment+"g1/n0: rocketmqHome,notifyBrokerRoleChanged\nrocketmqHome=/x\nnotifyBrokerRoleChanged=false\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	if c := mustFromArgs(t, args...); c.RocketmqHome == "/x" || c.NotifyBrokerRoleChanged {
@@ -114,5 +114,70 @@ func TestUpdateThatCannotBeWrittenChangesNothing(t *testing.T) {
 	}
 	if _, err := cfg.Update(map[string]string{"electMasterMaxRetryCount": "0"}); err == nil {
 		t.Fatal("an out-of-bounds value was accepted")
+	}
+}
+
+// A node reads back only the file it wrote: a file naming another node of
+// the group (an explicit configStorePath two nodes share), or one of an
+// earlier version naming no node, is not applied and IgnoredStoreOwner says
+// whose it was (the node logs a warning).
+func TestStoredFileOfAnotherNodeIsNotApplied(t *testing.T) {
+	args, store := startArgs(t, "")
+	if err := os.MkdirAll(filepath.Dir(store), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for owner, text := range map[string]string{
+		"g1/n1": wireKeysComment + "g1/n1: enableElectUncleanMaster\nenableElectUncleanMaster=true\n",
+		"g2/n0": wireKeysComment + "g2/n0: enableElectUncleanMaster\nenableElectUncleanMaster=true\n",
+		"(no node named: a file of an earlier version)": oldWireKeysComment + "enableElectUncleanMaster\nenableElectUncleanMaster=true\n",
+	} {
+		if err := os.WriteFile(store, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		c := mustFromArgs(t, args...)
+		if c.EnableElectUncleanMaster || c.IgnoredStoreOwner() != owner {
+			t.Errorf("file of %s: applied %v, owner %q", owner, c.EnableElectUncleanMaster, c.IgnoredStoreOwner())
+		}
+	}
+	if err := os.WriteFile(store, []byte(wireKeysComment+"g1/n0: enableElectUncleanMaster\nenableElectUncleanMaster=true\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if c := mustFromArgs(t, args...); !c.EnableElectUncleanMaster || c.IgnoredStoreOwner() != "" {
+		t.Fatal("the node's own file was not applied")
+	}
+}
+
+// Without configStorePath each node's file is beside its own store
+// (controllerStorePath/raft-<selfId>/controller.properties): two nodes
+// sharing a controllerStorePath, or two groups of one user, never share it,
+// and one node's update is not read back by the other.
+func TestDefaultStorePathIsPerNode(t *testing.T) {
+	dir := t.TempDir()
+	common := []string{"-controllerDLegerGroup", "g1", "-controllerDLegerPeers", "n0-127.0.0.1:9877;n1-127.0.0.1:9878", "-controllerStorePath", dir}
+	n0 := mustFromArgs(t, append(common, "-controllerDLegerSelfId", "n0")...)
+	n1 := mustFromArgs(t, append(common, "-controllerDLegerSelfId", "n1")...)
+	if want := filepath.Join(dir, "raft-n0", StoreFileName); n0.ConfigStorePath != want || n0.StorePath() != want {
+		t.Fatalf("n0 configStorePath %q, want %q", n0.ConfigStorePath, want)
+	}
+	if n0.ConfigStorePath == n1.ConfigStorePath {
+		t.Fatalf("two nodes share %s", n0.ConfigStorePath)
+	}
+	if _, err := n0.Update(map[string]string{"enableElectUncleanMaster": "true"}); err != nil {
+		t.Fatal(err)
+	}
+	if !mustFromArgs(t, append(common, "-controllerDLegerSelfId", "n0")...).EnableElectUncleanMaster {
+		t.Fatal("n0 did not read its update back")
+	}
+	if mustFromArgs(t, append(common, "-controllerDLegerSelfId", "n1")...).EnableElectUncleanMaster {
+		t.Fatal("n1 read n0's update")
+	}
+	var out strings.Builder
+	if _, _, err := FromArgs(append(common, "-controllerDLegerSelfId", "n1", "-p"), &out); err != nil ||
+		!strings.Contains(out.String(), "configStorePath="+filepath.Join(dir, "raft-n1", StoreFileName)+"\n") {
+		t.Fatalf("-p: %v\n%s", err, out.String())
+	}
+	// The ACL file's default stays ~/controller/plain_acl.yml, not the store.
+	if home, _ := os.UserHomeDir(); n0.ACLFile() != filepath.Join(home, "controller", DefaultACLFileName) {
+		t.Fatalf("aclFile default %q", n0.ACLFile())
 	}
 }

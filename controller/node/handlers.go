@@ -398,7 +398,7 @@ func (n *Node) updateConfig(_ *remoting.Conn, req *remoting.Command) *remoting.C
 		return remoting.NewResponse(req, remoting.SYSTEM_ERROR, err.Error())
 	}
 	n.cfg.Store(cfg)
-	n.log.WithFields(logrus.Fields{"keys": len(props), "configStorePath": cfg.ConfigStorePath}).
+	n.log.WithFields(logrus.Fields{"keys": len(props), "configStorePath": cfg.StorePath()}).
 		Info("controller config updated (this node; written to configStorePath)")
 	return remoting.NewResponse(req, remoting.SUCCESS, "")
 }

@@ -118,11 +118,15 @@ func New(cfg *config.Config, log *logrus.Entry) (*Node, error) {
 	n.log.WithFields(logrus.Fields{"engine": engine, "group": cfg.Group(), "peers": cfg.ControllerDLegerPeers,
 		"raftAddr": self.RaftAddr, "addr": self.Addr}).Info("starting controller node")
 	if keys := cfg.IgnoredStoredKeys(); len(keys) > 0 {
-		n.log.WithFields(logrus.Fields{"configStorePath": cfg.ConfigStorePath, "keys": keys}).
+		n.log.WithFields(logrus.Fields{"configStorePath": cfg.StorePath(), "keys": keys}).
 			Warn("configStorePath names keys set over the wire that are not changeable online (a file of an older version): ignored, the -c file decides them")
 	}
+	if owner := cfg.IgnoredStoreOwner(); owner != "" {
+		n.log.WithFields(logrus.Fields{"configStorePath": cfg.StorePath(), "writtenBy": owner, "self": cfg.Group() + "/" + cfg.SelfID()}).
+			Warn("configStorePath was written by another node: not read back (each node keeps its own file; leave configStorePath unset)")
+	}
 	if keys := cfg.WireKeys(); len(keys) > 0 {
-		n.log.WithFields(logrus.Fields{"configStorePath": cfg.ConfigStorePath, "keys": keys}).
+		n.log.WithFields(logrus.Fields{"configStorePath": cfg.StorePath(), "keys": keys}).
 			Info("settings of earlier UPDATE_CONTROLLER_CONFIG read back from configStorePath")
 	}
 	n.registerUp()

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"strings"
 	"time"
 
 	"github.com/hashicorp/go-hclog"
@@ -28,9 +27,7 @@ const (
 // StoreDir is where a node keeps its Raft log (raft.db) and snapshots:
 // controllerStorePath/raft-<selfId>, so nodes sharing a path do not collide
 // (with the JRaft keys the id is the Raft address, its ':' made '_').
-func StoreDir(cfg *config.Config) string {
-	return filepath.Join(cfg.ControllerStorePath, "raft-"+strings.ReplaceAll(cfg.SelfID(), ":", "_"))
-}
+func StoreDir(cfg *config.Config) string { return cfg.NodeStoreDir() }
 
 func (n *Node) startRaft(cfg *config.Config) (err error) {
 	dir := StoreDir(cfg)

@@ -105,15 +105,6 @@ func (f *Fields[T]) Set(c *T, key, value string) error {
 	return nil
 }
 
-// SetLenient sets every key of props on c as Java's -c file does: unknown
-// keys and values that do not convert are ignored, so an existing Java file
-// loads unchanged.
-func (f *Fields[T]) SetLenient(c *T, props map[string]string) {
-	for key, value := range props {
-		_ = f.Set(c, key, value)
-	}
-}
-
 // Value returns key's field of c as text (Java's toString: decimal numbers,
 // true/false) and whether the key exists.
 func (f *Fields[T]) Value(c *T, key string) (string, bool) {

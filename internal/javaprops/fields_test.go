@@ -42,12 +42,15 @@ func TestFieldsConvertAsJava(t *testing.T) {
 			t.Errorf("%s = %q, want %q", key, v, want[key])
 		}
 	}
-	f.SetLenient(&c, map[string]string{"nope": "1", "count": "x", "name": "b"})
-	if c.Name != "b" || c.Count != -2147483648 {
-		t.Fatalf("lenient set: %+v (unknown key and bad number ignored, the rest set)", c)
-	}
 	if err := f.Set(&c, "on", "yes"); err != nil || c.On {
 		t.Fatalf("on=yes: %v, %v (Java: false)", err, c.On)
+	}
+	c.On = true
+	if err := f.SetStrict(&c, "on", "yes"); err == nil || !c.On {
+		t.Fatalf("strict on=yes: %v, %v (refused, unchanged)", err, c.On)
+	}
+	if err := f.SetStrict(&c, "on", " FALSE "); err != nil || c.On {
+		t.Fatalf("strict on=FALSE: %v, %v", err, c.On)
 	}
 }
 

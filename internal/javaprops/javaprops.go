@@ -26,11 +26,33 @@ var ErrMalformed = errors.New("javaprops: malformed properties text")
 // which garbles the UTF-8 bodies Java tools send). A malformed \uXXXX escape is
 // an error wrapping ErrMalformed. A repeated key keeps its last value.
 func Parse(text []byte) (map[string]string, error) {
-	props := make(map[string]string)
+	entries, err := ParseEntries(text)
+	if err != nil {
+		return nil, err
+	}
+	props := make(map[string]string, len(entries))
+	for _, e := range entries {
+		props[e.Key] = e.Value
+	}
+	return props, nil
+}
+
+// Entry is one key=value of a properties text with the line (1-based) its
+// logical line starts on, so that an error can point at it.
+type Entry struct {
+	Key, Value string
+	Line       int
+}
+
+// ParseEntries reads properties text as Parse does and returns every entry
+// in text order, a repeated key once per occurrence.
+func ParseEntries(text []byte) ([]Entry, error) {
+	var entries []Entry
 	lines := naturalLines(strings.ToValidUTF8(string(text), "\uFFFD"))
 	for i := 0; i < len(lines); {
 		line := trimLeadingBlanks(lines[i])
 		i++
+		start := i
 		if line == "" || line[0] == '#' || line[0] == '!' {
 			continue
 		}
@@ -45,15 +67,15 @@ func Parse(text []byte) (map[string]string, error) {
 		rawKey, rawValue := splitKeyValue(line)
 		key, err := unescape(rawKey)
 		if err != nil {
-			return nil, fmt.Errorf("key %q: %w", rawKey, err)
+			return nil, fmt.Errorf("line %d: key %q: %w", start, rawKey, err)
 		}
 		value, err := unescape(rawValue)
 		if err != nil {
-			return nil, fmt.Errorf("value of %q: %w", key, err)
+			return nil, fmt.Errorf("line %d: value of %q: %w", start, key, err)
 		}
-		props[key] = value
+		entries = append(entries, Entry{Key: key, Value: value, Line: start})
 	}
-	return props, nil
+	return entries, nil
 }
 
 // naturalLines splits text at \n, \r and \r\n.

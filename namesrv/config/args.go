@@ -91,8 +91,9 @@ func newFlagSet(cl *commandLine) *flag.FlagSet {
 
 // FromArgs builds the configuration from the command line (without the
 // program name): Java defaults, then the -c properties file (unknown keys kept
-// for GET_NAMESRV_CONFIG; unparsable values ignored, as Java; configStorePath
-// becomes the file's path), then the flags in order: -data DIR,
+// for GET_NAMESRV_CONFIG and reported by UnknownKeys; a value that does not
+// parse is an error naming the file, line, key and value, where Java ignores
+// it; configStorePath becomes the file's path), then the flags in order: -data DIR,
 // -listenPort/-port, -bindAddress, -log-format, -log-level and `-key value` /
 // `-key=value` for any setting by its Java key (booleans: `-key` or
 // `-key=false`). -n is accepted and ignored.
@@ -122,13 +123,14 @@ func FromArgs(args []string, stdout io.Writer) (cfg *Config, printOnly bool, err
 	}
 	_, httpPortGiven := cfg.fileProperties["httpListenPort"]
 	for _, a := range cl.assignments {
-		if err := cfg.Set(a.key, a.value); err != nil {
-			return nil, false, fmt.Errorf("command line -%s: %w", a.key, err)
+		if err := cfg.setStrict(a.key, a.value); err != nil {
+			return nil, false, fmt.Errorf("command line: %w", &javaprops.ValueError{Key: a.key, Value: a.value, Err: err})
 		}
 		httpPortGiven = httpPortGiven || a.key == "httpListenPort"
 		cfg.markCommandLine(a.key)
 	}
 	cfg.followListenPort(httpPortGiven)
+	cfg.filterUnknownKeys()
 	if err := cfg.Validate(); err != nil {
 		return nil, false, err
 	}
@@ -141,20 +143,20 @@ func FromArgs(args []string, stdout io.Writer) (cfg *Config, printOnly bool, err
 	return cfg, false, nil
 }
 
-// loadFile applies a properties file as Java's -c does and remembers it both
+// loadFile applies a properties file strictly (javaprops.FileLoader) and remembers it both
 // as the source of extra GET_NAMESRV_CONFIG entries and as configStorePath.
 func (c *Config) loadFile(path string) error {
-	props, err := javaprops.ReadFile(path)
+	props, unknown, err := fields.FileLoader(c).Load(path)
 	if err != nil {
 		return err
 	}
-	fields.SetLenient(c, props)
-	c.fileProperties = props
+	c.fileProperties, c.unknownKeys = props, unknown
 	c.ConfigStorePath, c.loadedFrom = path, path
 	return nil
 }
 
-// print writes every setting as key=value in declaration order (-p).
+// print writes every setting as key=value in declaration order (-p), then
+// the -c file's unknown keys as a comment block.
 func (c *Config) print(w io.Writer) error {
 	var b strings.Builder
 	for _, s := range settings {
@@ -163,6 +165,7 @@ func (c *Config) print(w io.Writer) error {
 		b.WriteString(c.format(s))
 		b.WriteByte('\n')
 	}
+	b.Write(javaprops.UnknownComment(c.loadedFrom, c.unknownKeys))
 	_, err := io.WriteString(w, b.String())
 	return err
 }

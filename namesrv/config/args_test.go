@@ -42,7 +42,6 @@ func TestFromArgsConfigFile(t *testing.T) {
 	path := writeFile(t, "listenPort=19876\n"+
 		"orderMessageEnable = TRUE\n"+
 		"scanNotActiveBrokerInterval: 1000\n"+
-		"serverWorkerThreads=lots\n"+ // unparsable: ignored, as Java
 		"configStorePath=/elsewhere/namesrv.properties\n"+
 		"scanAvailableNameSrv=false\n")
 	cfg, _, err := FromArgs([]string{"-c", path}, io.Discard)
@@ -52,8 +51,8 @@ func TestFromArgsConfigFile(t *testing.T) {
 	if cfg.ListenPort != 19876 || !cfg.OrderMessageEnable || cfg.ScanNotActiveBrokerInterval != 1000 {
 		t.Fatalf("file not applied: %+v", cfg)
 	}
-	if cfg.ServerWorkerThreads != 8 {
-		t.Fatalf("unparsable serverWorkerThreads changed the default: %d", cfg.ServerWorkerThreads)
+	if u := cfg.UnknownKeys(); len(u) != 1 || u[0].Key != "scanAvailableNameSrv" || u[0].Line != 5 {
+		t.Fatalf("unknown keys %+v, want scanAvailableNameSrv on line 5", u)
 	}
 	if cfg.ConfigStorePath != path {
 		t.Fatalf("configStorePath = %q, want the -c file %q", cfg.ConfigStorePath, path)
@@ -64,6 +63,16 @@ func TestFromArgsConfigFile(t *testing.T) {
 	// The long form works too.
 	if cfg2, _, err := FromArgs([]string{"--configFile=" + path}, io.Discard); err != nil || cfg2.ListenPort != 19876 {
 		t.Fatalf("--configFile: %v", err)
+	}
+}
+
+// A value that does not parse stops the start, naming file, line, key and
+// value; Java ignores it.
+func TestFromArgsRefusesUnparsableFileValue(t *testing.T) {
+	path := writeFile(t, "listenPort=19876\nserverWorkerThreads=lots\n")
+	_, _, err := FromArgs([]string{"-c", path}, io.Discard)
+	if err == nil || !strings.Contains(err.Error(), path+`:2: serverWorkerThreads="lots"`) {
+		t.Fatalf("err %v", err)
 	}
 }
 

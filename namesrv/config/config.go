@@ -8,6 +8,7 @@ import (
 
 	"github.com/sirupsen/logrus"
 
+	"github.com/gonamesrv/gonamesrv/internal/javaprops"
 	"github.com/gonamesrv/gonamesrv/internal/portguard"
 )
 
@@ -268,6 +269,8 @@ type Config struct {
 	fileProperties map[string]string
 	// loadedFrom is the -c file, "" without one (store_note.go).
 	loadedFrom string
+	// unknownKeys are the -c file's keys no setting has (unknown_keys.go).
+	unknownKeys []javaprops.UnknownKey
 	// commandLineKeys are the keys the command line set (FromArgs), and
 	// wireKeys those UPDATE_NAMESRV_CONFIG set since the start: a config
 	// update writes the file's own value of a key the command line set,

@@ -88,3 +88,14 @@ func (c *Config) setFromWire(key, value string) error {
 	}
 	return nil
 }
+
+// unknownWireKey is the refusal of an UPDATE_NAMESRV_CONFIG key no setting
+// has, with the closest known key: Java stores it and answers success, so
+// a typo changed nothing while the operator read "success!".
+func unknownWireKey(key string) error {
+	reason := "unknown key"
+	if closest := javaprops.Closest(key, Keys()); closest != "" {
+		reason += " (closest known key: " + closest + ")"
+	}
+	return &KeyError{Key: key, Reason: reason}
+}

@@ -112,8 +112,8 @@ func (s *Settings) Update(props map[string]string) (changed []string, err error)
 // returns ErrBlackListed (Java's remark), a protected key (IsProtected)
 // wraps ErrProtected, a value that does not convert, a boolean other than
 // true/false, logLevel panic or fatal, or a result outside the bounds or
-// choices (Validate) is a *KeyError naming the key and why. Keys no setting
-// knows replace the -c file's entry of that name, or are ignored. The
+// choices (Validate) is a *KeyError naming the key and why, and so is a key
+// no setting knows (Java stores it silently: a typo reported success). The
 // result is written to configStorePath atomically, then published; apply,
 // when not nil, then runs before the next update can start, so two
 // concurrent updates apply their effects in the order they were
@@ -140,16 +140,13 @@ func (s *Settings) UpdateThen(props map[string]string, apply func(next *Config, 
 	next := old.Clone()
 	for _, key := range keys {
 		value := props[key]
-		if _, known := fields.Lookup(key); known {
-			if err := next.setFromWire(key, value); err != nil {
-				return nil, fmt.Errorf("update config: %w", err)
-			}
-			next.markWire(key)
-			continue
+		if _, known := fields.Lookup(key); !known {
+			return nil, fmt.Errorf("update config: %w", unknownWireKey(key))
 		}
-		if _, inFile := next.fileProperties[key]; inFile {
-			next.fileProperties[key] = value
+		if err := next.setFromWire(key, value); err != nil {
+			return nil, fmt.Errorf("update config: %w", err)
 		}
+		next.markWire(key)
 	}
 	if err := next.Validate(); err != nil {
 		return nil, fmt.Errorf("update config: %w", err)

@@ -187,15 +187,13 @@ func TestUpdateRules(t *testing.T) {
 	before := s.Get()
 	changed, err := s.Update(map[string]string{
 		"supportActingMaster":   "true",
-		"scanAvailableNameSrv":  "true",  // in the -c file: replaced
-		"noSuchKey":             "x",     // unknown: ignored
 		"logLevel":              "debug", // Go addition: applied and listed
 		"waitSecondsForService": "45",    // unchanged value
 	})
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []string{"logLevel", "scanAvailableNameSrv", "supportActingMaster"}
+	want := []string{"logLevel", "supportActingMaster"}
 	if !slices.Equal(changed, want) {
 		t.Fatalf("changed = %v, want %v", changed, want)
 	}
@@ -210,7 +208,7 @@ func TestUpdateRules(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if props["scanAvailableNameSrv"] != "true" || props["logLevel"] != "debug" {
+	if props["scanAvailableNameSrv"] != "false" || props["logLevel"] != "debug" {
 		t.Fatalf("GET text misses the update: %v", props)
 	}
 	if _, listed := props["noSuchKey"]; listed {
@@ -220,6 +218,34 @@ func TestUpdateRules(t *testing.T) {
 		t.Fatal("a Go addition at its default is listed")
 	}
 	assertReloadsTheSame(t, s)
+}
+
+// A key no setting has is refused, naming it and the closest known key, and
+// nothing of the request is applied or written: Java stored the typo and
+// answered success. A key of the -c file no setting has is refused too.
+func TestUpdateRefusesUnknownKeys(t *testing.T) {
+	s, _ := captureServer(t)
+	path := s.Get().ConfigStorePath
+	fileBefore, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, key := range []string{"orderMesageEnable", "scanAvailableNameSrv"} {
+		_, err := s.Update(map[string]string{"supportActingMaster": "true", key: "true"})
+		var ke *KeyError
+		if !errors.As(err, &ke) || ke.Key != key {
+			t.Fatalf("%s: err %v, want a KeyError naming it", key, err)
+		}
+		if key == "orderMesageEnable" && !strings.Contains(err.Error(), "closest known key: orderMessageEnable") {
+			t.Errorf("no suggestion: %v", err)
+		}
+	}
+	if s.Get().SupportActingMaster || s.DataVersion() != 0 {
+		t.Fatal("a refused request applied a key")
+	}
+	if fileAfter, _ := os.ReadFile(path); string(fileAfter) != string(fileBefore) {
+		t.Fatalf("a refused request rewrote the file:\n%s", fileAfter)
+	}
 }
 
 func TestUpdateBlackListed(t *testing.T) {
