@@ -215,7 +215,8 @@ func java5RollingRestart(t *testing.T, build string, extra ...string) (map[strin
 // and each restarted server answers every topic at the first ask. A fresh
 // Java client whose chosen NameServer is down fails that one route query to
 // connect (it tries no other for it; its send's retries do): counted apart,
-// as no NameServer can answer while it is down. The same restart with
+// as no NameServer can answer while it is down; so is a send whose own route
+// query died with the NameServer killed under it (seen 1 in 256). The same restart with
 // peerWarmStartTimeoutMillis=0 shows what warm start prevents: the Java
 // clients get TOPIC_NOT_EXIST and sends fail.
 func TestJava5RollingRestartWithJavaClients(t *testing.T) {
@@ -232,9 +233,13 @@ func TestJava5RollingRestartWithJavaClients(t *testing.T) {
 				t.Errorf("%s=%d, want 0; the clients said:\n%s", key, totals[key], strings.Join(lines, "\n"))
 			}
 		}
-		if totals["sends"] == 0 || totals["sentOk"] != totals["sends"] {
-			t.Errorf("sends %d, sent OK %d", totals["sends"], totals["sentOk"])
+		// A send whose route query died with the NameServer being killed
+		// under it (sendsNameServerDown) met a dead server, not a missing
+		// route; every other send went through.
+		if totals["sends"] == 0 || totals["sentOk"]+totals["sendsNameServerDown"] != totals["sends"] {
+			t.Errorf("sends %d, sent OK %d, a NameServer down %d", totals["sends"], totals["sentOk"], totals["sendsNameServerDown"])
 		}
+		t.Logf("sends %d: sent OK %d, failed with a NameServer being stopped under them %d", totals["sends"], totals["sentOk"], totals["sendsNameServerDown"])
 	})
 	t.Run("no warm start", func(t *testing.T) {
 		totals, lines, _ := java5RollingRestart(t, build, "-peerWarmStartTimeoutMillis", "0")

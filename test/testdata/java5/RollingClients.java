@@ -17,6 +17,7 @@ import org.apache.rocketmq.common.consumer.ConsumeFromWhere;
 import org.apache.rocketmq.common.message.Message;
 import org.apache.rocketmq.common.message.MessageExt;
 import org.apache.rocketmq.remoting.exception.RemotingConnectException;
+import org.apache.rocketmq.remoting.exception.RemotingSendRequestException;
 
 /**
  * The Java side of the rolling restart test (test/java5_rolling_test.go):
@@ -33,6 +34,10 @@ import org.apache.rocketmq.remoting.exception.RemotingConnectException;
  * client's chosen NameServer is down: a fresh Java client asks the one it
  * picked and no other for that query) is routeConnectErrors, apart from
  * answers: TOPIC_NOT_EXIST (routeNotExist) or another code (routeOtherErrors).
+ * A send whose own route query died with a NameServer being stopped (the
+ * connection to one of namesrvAddr refused or broken mid-request) is
+ * sendsNameServerDown, not sendsFailed: the client met a dead server, not a
+ * missing route.
  */
 public class RollingClients {
     private static final int TOPIC_NOT_EXIST = 17;
@@ -44,6 +49,7 @@ public class RollingClients {
     private final AtomicLong sends = new AtomicLong();
     private final AtomicLong sendsFailed = new AtomicLong();
     private final AtomicLong sendsNoRoute = new AtomicLong();
+    private final AtomicLong sendsNameServerDown = new AtomicLong();
     private final AtomicLong errorsShown = new AtomicLong();
     private final Set<String> sent = ConcurrentHashMap.newKeySet();
     private final Set<String> consumed = ConcurrentHashMap.newKeySet();
@@ -99,7 +105,7 @@ public class RollingClients {
         consumer.shutdown();
         System.out.println("TOTAL routeQueries=" + routeQueries + " routeNotExist=" + routeNotExist
             + " routeConnectErrors=" + routeConnectErrors + " routeOtherErrors=" + routeOtherErrors + " sends=" + sends + " sendsFailed=" + sendsFailed
-            + " sendsNoRoute=" + sendsNoRoute + " sentOk=" + sent.size() + " notConsumed=" + missing);
+            + " sendsNoRoute=" + sendsNoRoute + " sendsNameServerDown=" + sendsNameServerDown + " sentOk=" + sent.size() + " notConsumed=" + missing);
         System.out.flush();
     }
 
@@ -144,6 +150,11 @@ public class RollingClients {
                         show("send to " + topic, new IllegalStateException(result.getSendStatus().toString()));
                     }
                 } catch (Exception e) {
+                    if (nameServerDown(e, namesrv)) {
+                        sendsNameServerDown.incrementAndGet();
+                        show("send to " + topic + " (a NameServer down)", e);
+                        continue;
+                    }
                     sendsFailed.incrementAndGet();
                     if (String.valueOf(e.getMessage()).contains("No route info")) {
                         sendsNoRoute.incrementAndGet();
@@ -164,6 +175,21 @@ public class RollingClients {
             }
         }
         return -1;
+    }
+
+    /** Whether e comes from a connection to one of namesrv's addresses that failed. */
+    private static boolean nameServerDown(Throwable e, String namesrv) {
+        if (!causedBy(e, RemotingConnectException.class) && !causedBy(e, RemotingSendRequestException.class)) {
+            return false;
+        }
+        for (Throwable c = e; c != null; c = c.getCause()) {
+            for (String addr : namesrv.split(";")) {
+                if (String.valueOf(c.getMessage()).contains(addr)) {
+                    return true;
+                }
+            }
+        }
+        return false;
     }
 
     private static boolean causedBy(Throwable e, Class<? extends Throwable> kind) {
