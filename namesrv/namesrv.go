@@ -73,8 +73,14 @@ type NameServer struct {
 // background work. A KV file that cannot be parsed is an error, as in Java.
 func New(settings *config.Settings, log *logrus.Entry) (*NameServer, error) {
 	cfg := settings.Get()
+	if err := checkFilesWritable(cfg); err != nil {
+		return nil, fmt.Errorf("namesrv: %w", err)
+	}
 	side, err := startHTTP(cfg, log)
 	if err != nil {
+		if taken := remotingPortTaken(cfg); taken != nil {
+			return nil, fmt.Errorf("namesrv: %w", taken)
+		}
 		return nil, fmt.Errorf("namesrv: %w", err)
 	}
 	kv, err := kvconfig.Open(cfg.KvConfigPath, log.WithField("component", "kvconfig"))
@@ -145,7 +151,7 @@ func New(settings *config.Settings, log *logrus.Entry) (*NameServer, error) {
 		ns.notifier.close()
 		ns.acl.Close()
 		closeHTTP(side)
-		return nil, fmt.Errorf("namesrv: listen on %s: %w", srvCfg.Addr, err)
+		return nil, fmt.Errorf("namesrv: listenPort=%d: listen on %s: %w", cfg.ListenPort, srvCfg.Addr, err)
 	}
 	ns.unregister.start()
 	ns.eviction = newEvictionJob(ns.routes, ns.brokers, ns.notifier, time.Duration(cfg.ScanNotActiveBrokerInterval)*time.Millisecond,

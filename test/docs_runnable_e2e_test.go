@@ -346,3 +346,46 @@ func headingAnchors(t *testing.T, file string) []string {
 	}
 	return anchors
 }
+
+// confCommand is a command of the docs started with a sample of conf/.
+var confCommand = regexp.MustCompile(`-c (conf/[\w.-]+)`)
+
+// TestDocsRunEveryConfFile: each file of conf/ that a command of the README
+// or docs/ starts with (-c conf/X) exists and is used by a runnable block,
+// so the docs test runs it; TestConfSamplesStart starts each for real.
+// (The docs once named conf/namesrv.properties with no conf/ in the tree.)
+func TestDocsRunEveryConfFile(t *testing.T) {
+	root, err := filepath.Abs("..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	run := map[string]bool{}
+	for _, block := range runnableBlocks(t, root) {
+		for _, m := range confCommand.FindAllStringSubmatch(block.script, -1) {
+			run[m[1]] = true
+		}
+	}
+	pages, _ := filepath.Glob(filepath.Join(root, "docs", "*.md"))
+	named := 0
+	for _, page := range append([]string{filepath.Join(root, "README.md")}, pages...) {
+		raw, err := os.ReadFile(page)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rel, _ := filepath.Rel(root, page)
+		for i, line := range strings.Split(string(raw), "\n") {
+			for _, m := range confCommand.FindAllStringSubmatch(line, -1) {
+				named++
+				if _, err := os.Stat(filepath.Join(root, m[1])); err != nil {
+					t.Errorf("%s:%d: %s does not exist", rel, i+1, m[1])
+				}
+				if !run[m[1]] {
+					t.Errorf("%s:%d: no runnable block uses -c %s", rel, i+1, m[1])
+				}
+			}
+		}
+	}
+	if named < 3 {
+		t.Fatalf("only %d commands with -c conf/ found", named)
+	}
+}

@@ -18,7 +18,8 @@ import (
 // the lines land in the file (nothing on stderr after the line that says
 // where the log went), the file is rotated past logMaxSizeMB with the
 // backups kept to logMaxBackups, and after the file is moved away SIGHUP
-// makes the server write a new one at the configured path.
+// makes the server write a new one at the configured path, with the mode
+// the moved one had.
 func TestLogFileRotatesAndReopensOnSIGHUP(t *testing.T) {
 	logDir := filepath.Join(t.TempDir(), "logs") // created by the server
 	logPath := filepath.Join(logDir, "namesrv.log")
@@ -93,6 +94,19 @@ func TestLogFileRotatesAndReopensOnSIGHUP(t *testing.T) {
 		}
 		return nil
 	})
+	// The new file keeps the mode of the one moved away (0644 under the
+	// usual umask), not lumberjack's 0600 for a file it creates.
+	movedInfo, err := os.Stat(moved)
+	if err != nil {
+		t.Fatal(err)
+	}
+	info, err := os.Stat(logPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if info.Mode().Perm() != movedInfo.Mode().Perm() {
+		t.Errorf("the reopened file's mode: %v, want %v as before the move", info.Mode().Perm(), movedInfo.Mode().Perm())
+	}
 	if text := read(logPath); !strings.Contains(text, "log file reopened (SIGHUP)") {
 		t.Errorf("the new file does not say it was reopened:\n%.500s", text)
 	}

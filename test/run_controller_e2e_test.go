@@ -19,7 +19,7 @@ import (
 // group that elects a leader, and Ctrl-C (SIGINT to its process group)
 // stops all three nodes; the group keeps everything under STORE.
 func TestRunControllerScript(t *testing.T) {
-	base, ok := nstest.FreePorts(0, 1, 2, 1000, 1001, 1002, 2000, 2001, 2002)
+	base, ok := nstest.FreePorts(0, -10, -20, 1000, 990, 980, 2000, 1990, 1980)
 	if !ok {
 		t.Fatal("no free ports")
 	}
@@ -53,7 +53,7 @@ func TestRunControllerScript(t *testing.T) {
 	t.Cleanup(func() { _ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) })
 	var addrs []string
 	for i := range 3 {
-		addrs = append(addrs, net.JoinHostPort("127.0.0.1", strconv.Itoa(base+i)))
+		addrs = append(addrs, net.JoinHostPort("127.0.0.1", strconv.Itoa(base-10*i)))
 	}
 	probe := ctltest.NewBroker(t, "probe", "probe", nil)
 	eventually(t, 90*time.Second, "a leader in the script's group", func() error {

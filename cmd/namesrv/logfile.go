@@ -41,13 +41,27 @@ func openLogFile(cfg *config.Config) (*lumberjack.Logger, error) {
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return nil, fmt.Errorf("logFile %s: %w", path, err)
 	}
-	f, err := os.OpenFile(path, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
-	if err != nil {
+	if err := createLogFile(path); err != nil {
 		return nil, fmt.Errorf("logFile: %w", err)
 	}
-	_ = f.Close()
 	return &lumberjack.Logger{Filename: path, MaxSize: cfg.LogMaxSizeMB, MaxAge: cfg.LogMaxAgeDays,
 		MaxBackups: cfg.LogMaxBackups, LocalTime: false}, nil
+}
+
+// logFileMode is the log file's mode, readable by the operators' group as
+// Java's logs are (the umask still applies).
+const logFileMode = 0o644
+
+// createLogFile creates path with logFileMode unless it exists; lumberjack
+// then appends to it. Lumberjack creates a missing file itself with 0600,
+// which after a logrotate move would leave the new log unreadable to the
+// operators who read the old one.
+func createLogFile(path string) error {
+	f, err := os.OpenFile(path, os.O_CREATE|os.O_WRONLY|os.O_APPEND, logFileMode)
+	if err != nil {
+		return err
+	}
+	return f.Close()
 }
 
 // reopenOnHangup closes the log file on every SIGHUP; the next line opens
@@ -63,6 +77,11 @@ func reopenOnHangup(file *lumberjack.Logger, log *logrus.Entry) (stop func()) {
 			case <-hup:
 				if err := file.Close(); err != nil {
 					log.WithError(err).Warn("log file close on SIGHUP failed")
+				}
+				// Created here with logFileMode: lumberjack would create
+				// the moved file's successor with 0600.
+				if err := createLogFile(file.Filename); err != nil {
+					log.WithError(err).Warn("log file create on SIGHUP failed")
 				}
 				log.WithField("logFile", file.Filename).Info("log file reopened (SIGHUP)")
 			case <-done:

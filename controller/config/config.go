@@ -141,7 +141,7 @@ func Default() *Config {
 const httpPortUnset = -2
 
 // HTTPPortOffset places the HTTP side port past the Raft port by default:
-// 11877 for a peer listed on 9877 (Raft on 10877).
+// 11878 for a peer listed on 9878 (Raft on 10878).
 const HTTPPortOffset = 2000
 
 // fields is every Config field with a `prop` tag, in declaration order.
@@ -189,7 +189,7 @@ func (c *Config) BlackList() []string {
 type Peer struct {
 	// ID is the DLedger id ("n0").
 	ID string
-	// Addr is the RocketMQ port brokers and mqadmin use ("127.0.0.1:9877").
+	// Addr is the RocketMQ port brokers and mqadmin use ("127.0.0.1:9878").
 	Addr string
 	// RaftAddr is Addr's host with the port + controllerRaftPortOffset.
 	RaftAddr string
@@ -220,7 +220,7 @@ func (c *Config) SelfID() string {
 	return c.ControllerDLegerSelfID
 }
 
-// Peers parses controllerDLegerPeers ("n0-127.0.0.1:9877;n1-127.0.0.1:9878"),
+// Peers parses controllerDLegerPeers ("n0-127.0.0.1:9878;n1-127.0.0.1:9868"),
 // or with the JRaft keys pairs jRaftInitConf's Raft addresses with
 // jRaftControllerRPCAddr's broker-facing ones by position, each peer's id its
 // Raft address (no port offset: JRaft lists both).

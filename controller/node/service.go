@@ -9,6 +9,7 @@ import (
 	"github.com/sirupsen/logrus"
 
 	"github.com/gonamesrv/gonamesrv/controller/config"
+	"github.com/gonamesrv/gonamesrv/internal/atomicfile"
 	"github.com/gonamesrv/gonamesrv/internal/portguard"
 	"github.com/gonamesrv/gonamesrv/namesrv/acl"
 	"github.com/gonamesrv/gonamesrv/remoting"
@@ -57,6 +58,11 @@ func Start(cfg *config.Config, log *logrus.Entry) (*Service, error) {
 // NAT maps, so not necessarily that host), behind guard's checks and TLS:
 // an embedded controller's, with the NameServer's.
 func StartGuarded(cfg *config.Config, guard Guard, log *logrus.Entry) (*Service, error) {
+	// The settings file UPDATE_CONTROLLER_CONFIG writes: a folder that
+	// cannot be written stops the start here, not the first update.
+	if err := atomicfile.CheckWritable(cfg.StorePath()); err != nil {
+		return nil, fmt.Errorf("configStorePath=%s cannot be written (set configStorePath or controllerStorePath to a folder this user can write): %w", cfg.StorePath(), err)
+	}
 	n, err := New(cfg, log)
 	if err != nil {
 		return nil, err
