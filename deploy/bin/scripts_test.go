@@ -126,9 +126,14 @@ func TestStartQueryShutdown(t *testing.T) {
 }
 
 // shutdown runs mqshutdown WHAT with env added to the test's environment.
+// Its fallback by name looks for process names no process has, unless env
+// names one: the machine runs other NameServers (other tests, other users'
+// servers under the same account), and a fallback must never reach them.
 func shutdown(env []string, what string) (string, error) {
 	cmd := exec.Command("sh", "mqshutdown", what)
-	cmd.Env = append(os.Environ(), env...)
+	none := fmt.Sprintf("nsnone%d", os.Getpid()%1000000000)
+	cmd.Env = append(os.Environ(), "NAMESRV_PROCESS_NAME="+none, "CONTROLLER_PROCESS_NAME="+none, "BROKER_PROCESS_NAME="+none)
+	cmd.Env = append(cmd.Env, env...) // the last value of a key wins
 	out, err := cmd.CombinedOutput()
 	return string(out), err
 }

@@ -102,8 +102,15 @@ func TestMakeImagePassesTheStamp(t *testing.T) {
 		want[arg] = "stamp-" + strings.ToLower(arg)
 		args = append(args, arg+"="+want[arg])
 	}
-	cmd := exec.Command(makeTool, args...)
+	cmd := exec.Command(makeTool, append([]string{"--no-print-directory"}, args...)...)
 	cmd.Dir = repo.Root(t)
+	// Run under make deploy-check, the outer make's flags would reach this
+	// one (MAKEFLAGS): -n must be the only one.
+	for _, kv := range os.Environ() {
+		if key, _, _ := strings.Cut(kv, "="); key != "MAKEFLAGS" && key != "MFLAGS" && key != "MAKELEVEL" {
+			cmd.Env = append(cmd.Env, kv)
+		}
+	}
 	out, err := cmd.CombinedOutput()
 	if err != nil {
 		t.Fatalf("make -n image: %v\n%s", err, out)
