@@ -63,6 +63,16 @@ func TestStartRefusedWhileThePidFileRuns(t *testing.T) {
 	if first.hasExited() {
 		t.Fatalf("the first NameServer exited: %v\n%s", first.waitErr, first.out.String())
 	}
+	// Printing the config is no start: it runs beside the NameServer and
+	// leaves its pid file alone.
+	cmd = exec.Command("sh", "mqnamesrv", "-p")
+	cmd.Env = append(os.Environ(), env...)
+	if out, err := cmd.CombinedOutput(); err != nil || !strings.Contains(string(out), "\nlistenPort=") {
+		t.Fatalf("mqnamesrv -p beside a running NameServer: %v\n%s", err, out)
+	}
+	if raw, err := os.ReadFile(pidFile); err != nil || strings.TrimSpace(string(raw)) != strconv.Itoa(first.cmd.Process.Pid) {
+		t.Fatalf("pid file after mqnamesrv -p: %q, %v", raw, err)
+	}
 }
 
 // TestShutdownControllerAndBroker: cmd/controller and cmd/broker started
