@@ -8,7 +8,7 @@ BIN      ?= bin
 # races of its own (e2e runs them).
 RACE_PKGS = $(shell $(GO) list ./... | grep -v -e '/test$$' -e '/test/')
 
-.PHONY: build test unit e2e bench fuzz run lint monitoring-check deploy-check docs
+.PHONY: build test unit e2e bench fuzz run lint monitoring-check deploy-check docs image
 
 # What -version prints and build_info carries (internal/buildinfo): the
 # toolchain's build info has no build time, and none of these when it does
@@ -46,6 +46,17 @@ test: lint unit e2e monitoring-check deploy-check
 # systemd-analyze or a container engine skip, saying why, without them.
 deploy-check:
 	cd deploy && $(GO) vet ./... && $(GO) test -count=1 ./...
+
+# The container image (deploy/container/Containerfile) as IMAGE:VERSION,
+# stamped through build arguments with what `make build` links in, so that
+# -version and build_info name the build. ENGINE=podman builds with podman.
+ENGINE ?= docker
+IMAGE  ?= gonamesrv
+image:
+	$(ENGINE) build -f deploy/container/Containerfile \
+		--build-arg VERSION=$(VERSION) --build-arg COMMIT=$(COMMIT) \
+		--build-arg COMMIT_TIME=$(COMMIT_TIME) --build-arg BUILD_TIME=$(BUILD_TIME) \
+		-t $(IMAGE):$(VERSION) .
 
 # docs/dashboard.png (50 brokers, 2,000 topics) and docs/dashboard-1000.png
 # (1,000 brokers, 100,000 topics), taken by the dashboard's scale tests in

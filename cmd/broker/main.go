@@ -21,6 +21,7 @@ import (
 	"github.com/gonamesrv/gonamesrv/broker"
 	"github.com/gonamesrv/gonamesrv/internal/buildinfo"
 	"github.com/gonamesrv/gonamesrv/internal/javaprops"
+	"github.com/gonamesrv/gonamesrv/internal/pidfile"
 )
 
 // shutdownTimeout bounds the unregistration and close on SIGINT/SIGTERM.
@@ -83,9 +84,16 @@ brokerElectionPriority, storePathBrokerIdentity, haMaxTimeSlaveNotCatchup,
 haMaxGapNotInSync; Go-only: simulatedOffsetRate (bytes/s the simulated offset grows).
 
 Flags:
+  -pidFile PATH
+    	write the pid there at start (atomically), removed at exit (deploy/bin/mqshutdown)
 `
 
 func run(args []string, stdout, stderr io.Writer) int {
+	pidPath, args, err := pidfile.FromArgs(args)
+	if err != nil {
+		fmt.Fprintf(stderr, "broker: %v\n", err)
+		return 2
+	}
 	opts, err := parseFlags(args, stderr)
 	if errors.Is(err, flag.ErrHelp) {
 		return 0
@@ -122,6 +130,12 @@ func run(args []string, stdout, stderr io.Writer) int {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
 	defer stop()
+	removePID, err := pidfile.Start(pidPath, log)
+	if err != nil {
+		fmt.Fprintf(stderr, "broker: %v\n", err)
+		return 1
+	}
+	defer removePID()
 	if opts.simulate > 0 {
 		return runSimulation(ctx, cfg, opts, log, stderr)
 	}

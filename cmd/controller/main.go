@@ -24,6 +24,7 @@ import (
 	"github.com/gonamesrv/gonamesrv/controller/node"
 	"github.com/gonamesrv/gonamesrv/internal/buildinfo"
 	"github.com/gonamesrv/gonamesrv/internal/logsetup"
+	"github.com/gonamesrv/gonamesrv/internal/pidfile"
 )
 
 // shutdownTimeout bounds a graceful stop.
@@ -42,6 +43,11 @@ func run(args []string, stdout, stderr io.Writer) int {
 	if buildinfo.Requested(args) {
 		fmt.Fprintln(stdout, buildinfo.Read().String("controller"))
 		return 0
+	}
+	pidPath, args, err := pidfile.FromArgs(args)
+	if err != nil {
+		fmt.Fprintln(stderr, "controller:", err)
+		return 1
 	}
 	cfg, printOnly, err := config.FromArgs(args, stdout)
 	if err != nil {
@@ -63,6 +69,12 @@ func run(args []string, stdout, stderr io.Writer) int {
 	// listen and Notify would kill it with the default action.
 	signals := make(chan os.Signal, 2)
 	signal.Notify(signals, syscall.SIGINT, syscall.SIGTERM)
+	removePID, err := pidfile.Start(pidPath, log)
+	if err != nil {
+		log.WithError(err).Error("start controller")
+		return 1
+	}
+	defer removePID()
 	svc, err := node.Start(cfg, log)
 	if err != nil {
 		log.WithError(err).Error("start controller")

@@ -15,6 +15,7 @@ import (
 
 	"github.com/gonamesrv/gonamesrv/internal/buildinfo"
 	"github.com/gonamesrv/gonamesrv/internal/logsetup"
+	"github.com/gonamesrv/gonamesrv/internal/pidfile"
 	"github.com/gonamesrv/gonamesrv/namesrv"
 	"github.com/gonamesrv/gonamesrv/namesrv/config"
 )
@@ -28,6 +29,11 @@ func run(args []string) int {
 	if buildinfo.Requested(args) {
 		fmt.Println(buildinfo.Read().String("namesrv"))
 		return 0
+	}
+	pidPath, args, err := pidfile.FromArgs(args)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "namesrv:", err)
+		return 1
 	}
 	cfg, printOnly, err := config.FromArgs(args, os.Stdout)
 	if err != nil {
@@ -62,6 +68,12 @@ func run(args []string) int {
 	// the start is acted on once the start is done.
 	signals := make(chan os.Signal, 2)
 	signal.Notify(signals, syscall.SIGINT, syscall.SIGTERM)
+	removePID, err := pidfile.Start(pidPath, log)
+	if err != nil {
+		log.WithError(err).Error("start name server")
+		return 1
+	}
+	defer removePID()
 	ns, err := namesrv.New(config.NewSettings(cfg, log.WithField("component", "config")), log)
 	if err != nil {
 		log.WithError(err).Error("start name server")

@@ -135,6 +135,7 @@ func Usage(w io.Writer) {
   -c, -configFile FILE     load a Java properties file (controller.conf: ControllerConfig keys)
   -p, -printConfigItem     print the effective settings as key=value and exit
   -h, -help                print this help and exit
+  -pidFile PATH            write the pid there at start, removed at exit (mqshutdown)
   -log-format text|json    log output format (default text)
   -log-level LEVEL         debug, info, warn, error (default info)
   -KEY VALUE, -KEY=VALUE   any setting by its key, e.g. -controllerDLegerSelfId n1;

@@ -1,7 +1,6 @@
 package bin
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -57,33 +56,21 @@ func get(url string) (int, string, error) {
 }
 
 // TestStartQueryShutdown: mqnamesrv -c FILE -KEY VALUE starts the NameServer
-// in its own process (exec), the side port answers with the file's and the
-// flags' settings, mqshutdown namesrv signals exactly that process, and it
-// stops gracefully: exit status 0 after logging the SIGTERM stop.
+// in its own process (exec), writing its pid file; the side port answers
+// with the file's and the flags' settings; mqshutdown namesrv signals exactly
+// the pid of that file, and it stops gracefully: exit status 0 after logging
+// the SIGTERM stop, the pid file removed.
 func TestStartQueryShutdown(t *testing.T) {
-	binary, name := uniqueBinary(t)
-	dir := t.TempDir()
+	binary, _ := uniqueBinary(t)
+	dir, pidDir := t.TempDir(), t.TempDir()
 	port, httpPort := freePort(t), freePort(t)
 	props := filepath.Join(dir, "namesrv.properties")
 	if err := os.WriteFile(props, []byte(fmt.Sprintf("listenPort=%d\norderMessageEnable=true\n", port)), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	var stderr bytes.Buffer
-	cmd := exec.Command("sh", "mqnamesrv", "-c", props, "-bindAddress", "127.0.0.1",
+	env := []string{"NAMESRV_BIN=" + binary, "GONAMESRV_PID_DIR=" + pidDir}
+	p := start(t, env, "sh", "mqnamesrv", "-c", props, "-bindAddress", "127.0.0.1",
 		"-httpListenPort", strconv.Itoa(httpPort), "-kvConfigPath", filepath.Join(dir, "kvConfig.json"))
-	cmd.Env = append(os.Environ(), "NAMESRV_BIN="+binary)
-	cmd.Stdout, cmd.Stderr = &stderr, &stderr
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	// exited is closed when the process has exited, waitErr then its status.
-	exited := make(chan struct{})
-	var waitErr error
-	go func() { waitErr = cmd.Wait(); close(exited) }()
-	t.Cleanup(func() {
-		cmd.Process.Kill()
-		<-exited
-	})
 
 	// /healthz is 200 as soon as the side port listens; /v1/config answers
 	// 503 "starting" until the server is attached, after the remoting port
@@ -97,13 +84,11 @@ func TestStartQueryShutdown(t *testing.T) {
 			cfg = body
 			break
 		}
-		select {
-		case <-exited:
-			t.Fatalf("namesrv exited before serving: %v\n%s", waitErr, stderr.String())
-		default:
+		if p.hasExited() {
+			t.Fatalf("namesrv exited before serving: %v\n%s", p.waitErr, p.out.String())
 		}
 		if time.Now().After(deadline) {
-			t.Fatalf("side port %d not serving /v1/config after 30 s:\n%s", httpPort, stderr.String())
+			t.Fatalf("side port %d not serving /v1/config after 30 s:\n%s", httpPort, p.out.String())
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
@@ -117,33 +102,38 @@ func TestStartQueryShutdown(t *testing.T) {
 	} else {
 		c.Close()
 	}
+	pidFile := filepath.Join(pidDir, "namesrv.pid")
+	// mqnamesrv execs the binary: the pid in the file is the one it started.
+	p.waitPidFile(t, pidFile)
 
-	out, err := shutdown(name)
+	out, err := shutdown(env, "namesrv")
 	if err != nil {
 		t.Fatalf("mqshutdown namesrv: %v\n%s", err, out)
 	}
-	if !strings.Contains(out, " "+strconv.Itoa(cmd.Process.Pid)+",") && !strings.Contains(out, " "+strconv.Itoa(cmd.Process.Pid)+" ") {
-		t.Errorf("mqshutdown did not name pid %d (mqnamesrv execs the binary): %s", cmd.Process.Pid, out)
+	if !strings.Contains(out, "pid "+strconv.Itoa(p.cmd.Process.Pid)+",") {
+		t.Errorf("mqshutdown did not name pid %d: %s", p.cmd.Process.Pid, out)
 	}
-	select {
-	case <-exited:
-		if waitErr != nil {
-			t.Fatalf("namesrv exit after mqshutdown: %v\n%s", waitErr, stderr.String())
-		}
-	case <-time.After(60 * time.Second):
-		t.Fatalf("namesrv still running 60 s after mqshutdown:\n%s", stderr.String())
+	p.waitCleanExit(t)
+	if !strings.Contains(p.out.String(), "stopping name server") || !strings.Contains(p.out.String(), "signal=terminated") {
+		t.Errorf("no graceful stop on SIGTERM in the log:\n%s", p.out.String())
 	}
-	if !strings.Contains(stderr.String(), "stopping name server") || !strings.Contains(stderr.String(), "signal=terminated") {
-		t.Errorf("no graceful stop on SIGTERM in the log:\n%s", stderr.String())
+	if _, err := os.Stat(pidFile); !os.IsNotExist(err) {
+		t.Errorf("pid file %s left after the stop: %v", pidFile, err)
 	}
-	if out, err := shutdown(name); err == nil {
+	if out, err := shutdown(env, "namesrv"); err == nil {
 		t.Errorf("mqshutdown with no NameServer running succeeded: %s", out)
 	}
 }
 
-func shutdown(name string) (string, error) {
-	cmd := exec.Command("sh", "mqshutdown", "namesrv")
-	cmd.Env = append(os.Environ(), "NAMESRV_PROCESS_NAME="+name)
+// shutdown runs mqshutdown WHAT with env added to the test's environment.
+// Its fallback by name looks for process names no process has, unless env
+// names one: the machine runs other NameServers (other tests, other users'
+// servers under the same account), and a fallback must never reach them.
+func shutdown(env []string, what string) (string, error) {
+	cmd := exec.Command("sh", "mqshutdown", what)
+	none := fmt.Sprintf("nsnone%d", os.Getpid()%1000000000)
+	cmd.Env = append(os.Environ(), "NAMESRV_PROCESS_NAME="+none, "CONTROLLER_PROCESS_NAME="+none, "BROKER_PROCESS_NAME="+none)
+	cmd.Env = append(cmd.Env, env...) // the last value of a key wins
 	out, err := cmd.CombinedOutput()
 	return string(out), err
 }
@@ -169,11 +159,12 @@ func TestBinaryBesideTheScript(t *testing.T) {
 	}
 }
 
-// TestShutdownUsage: anything but namesrv is refused with the usage, status 1.
+// TestShutdownUsage: anything but namesrv, controller or broker is refused
+// with the usage, status 1.
 func TestShutdownUsage(t *testing.T) {
-	out, err := exec.Command("sh", "mqshutdown", "broker").CombinedOutput()
+	out, err := exec.Command("sh", "mqshutdown", "proxy").CombinedOutput()
 	var exit *exec.ExitError
-	if !errors.As(err, &exit) || exit.ExitCode() != 1 || !strings.Contains(string(out), "usage: mqshutdown namesrv") {
-		t.Fatalf("mqshutdown broker: %v\n%s", err, out)
+	if !errors.As(err, &exit) || exit.ExitCode() != 1 || !strings.Contains(string(out), "usage: mqshutdown namesrv|controller|broker") {
+		t.Fatalf("mqshutdown proxy: %v\n%s", err, out)
 	}
 }

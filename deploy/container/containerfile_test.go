@@ -147,7 +147,8 @@ func lastLine(s string) string {
 	return strings.TrimSpace(lines[len(lines)-1])
 }
 
-// TestImageBuildsAndRuns builds the image, runs it with the side port
+// TestImageBuildsAndRuns builds the image (with the stamp's build
+// arguments, which -version must print), runs it with the side port
 // published on a free loopback port, waits for /healthz and the engine's
 // health status, and stops it: exit status 0 (the graceful stop).
 func TestImageBuildsAndRuns(t *testing.T) {
@@ -164,12 +165,18 @@ func TestImageBuildsAndRuns(t *testing.T) {
 		}
 		return strings.TrimSpace(string(out))
 	}
-	build := exec.Command(tool, "build", "-f", "deploy/container/Containerfile", "-t", tag, ".")
+	const version = "v0.0.0-imagetest"
+	build := exec.Command(tool, "build", "-f", "deploy/container/Containerfile", "--build-arg", "VERSION="+version,
+		"--build-arg", "COMMIT=c0ffee", "--build-arg", "BUILD_TIME=2026-01-02T03:04:05Z", "-t", tag, ".")
 	build.Dir = repo.Root(t)
 	if out, err := build.CombinedOutput(); err != nil {
 		t.Fatalf("build: %v\n%s", err, out)
 	}
 	t.Cleanup(func() { exec.Command(tool, "rmi", "-f", tag).Run() })
+	// The build arguments reach -version (internal/buildinfo).
+	if v := run("run", "--rm", tag, "-version"); !strings.Contains(v, "namesrv "+version+" (commit c0ffee,") || !strings.Contains(v, "built 2026-01-02T03:04:05Z") {
+		t.Errorf("the image's namesrv -version: %s", v)
+	}
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)

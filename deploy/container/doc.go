@@ -1,4 +1,6 @@
 // Package container holds the NameServer's image definition (Containerfile);
-// its test checks the file's statements everywhere and builds and runs the
-// image where a container engine answers.
+// its tests check the file's statements everywhere (the version stamp
+// through build arguments, which make image passes, and the repository's
+// .dockerignore), and build and run the image where a container engine
+// answers.
 package container

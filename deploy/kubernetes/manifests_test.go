@@ -108,8 +108,12 @@ func TestEveryManifestIsChecked(t *testing.T) {
 	}
 	slices.Sort(found)
 	want := []string{"controller/controller-configmap.yaml", "controller/controller-pdb.yaml", "controller/controller-service.yaml", "controller/controller-statefulset.yaml",
+		"controller/kustomization.yaml", "kustomization.yaml",
 		"namesrv-configmap.yaml", "namesrv-http-service.yaml", "namesrv-pdb.yaml", "namesrv-service.yaml",
 		"namesrv-statefulset.yaml", "prometheus-operator/namesrv-servicemonitor.yaml"}
+	for _, dir := range kustomizeDirs {
+		loadKustomization(t, dir) // kustomization_test.go
+	}
 	if !slices.Equal(found, want) {
 		t.Fatalf("manifests %v, the test decodes %v: add the new file to load", found, want)
 	}

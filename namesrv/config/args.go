@@ -179,6 +179,7 @@ func Usage(w io.Writer) {
   -h, -help                print this help and exit
   -n, -namesrvAddr ADDR    accepted for compatibility, no effect
   -data DIR                put kvConfig.json and namesrv.properties under DIR
+  -pidFile PATH            write the pid there at start, removed at exit (mqshutdown)
   -listenPort, -port N     listen port (default 9876)
   -httpListenPort N        HTTP side port (default listenPort + 4: 9880 for 9876; 0 free, -1 off)
   -bindAddress ADDR        listen address (default 0.0.0.0)
