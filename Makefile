@@ -59,14 +59,17 @@ image:
 		-t $(IMAGE):$(VERSION) .
 
 # docs/dashboard.png (50 brokers, 2,000 topics) and docs/dashboard-1000.png
-# (1,000 brokers, 100,000 topics), taken by the dashboard's scale tests in
+# (1,000 brokers, 100,000 topics), both with a peer NameServer that agrees,
+# and docs/dashboard-peers-differ.png (the 50-broker page once its peer
+# differs), taken by the dashboard's scale tests in
 # headless Chromium (apt-get install chromium) at a 1,400 px window.
 .PHONY: dashboard-screenshots
 dashboard-screenshots:
-	rm -f docs/dashboard.png docs/dashboard-1000.png
+	rm -f docs/dashboard.png docs/dashboard-1000.png docs/dashboard-peers-differ.png
 	DASHBOARD_SCREENSHOT_50=$(CURDIR)/docs/dashboard.png DASHBOARD_SCREENSHOT_1000=$(CURDIR)/docs/dashboard-1000.png \
+	  DASHBOARD_SCREENSHOT_PEERS_DIFFER=$(CURDIR)/docs/dashboard-peers-differ.png \
 	  E2E_BUILD=../cmd/namesrv $(GO) test -count=1 -run 'TestDashboardAt(50|1000)Brokers' ./test/
-	@test -s docs/dashboard.png && test -s docs/dashboard-1000.png || { echo "dashboard-screenshots: no screenshot written (is chromium installed? the tests skip without it)"; exit 1; }
+	@test -s docs/dashboard.png && test -s docs/dashboard-1000.png && test -s docs/dashboard-peers-differ.png || { echo "dashboard-screenshots: no screenshot written (is chromium installed? the tests skip without it)"; exit 1; }
 
 # The shipped alert rules: syntax (promtool check rules) and behaviour
 # (promtool test rules); promtool comes with Debian's prometheus package.

@@ -67,7 +67,7 @@ func (idx *viewIndex) deriveOrder(k topicOrderKey) []string {
 		picked = append(picked, keyed{topic, key})
 	}
 	if k.by != TopicByName {
-		// idx.topics is sorted by name, so a stable sort on the key leaves
+		// idx.topics is in natural order (NaturalCompare), so a stable sort on the key leaves
 		// ties by name.
 		slices.SortStableFunc(picked, func(a, b keyed) int {
 			switch {

@@ -95,7 +95,9 @@ func (m *Manager) index(s *snapshot) *viewIndex {
 			idx.byBroker[qd.BrokerName] = st
 		}
 	}
-	slices.Sort(idx.topics)
+	// Natural order (T-2 before T-10): the dashboard's default topic order
+	// and the debug dump's.
+	slices.SortFunc(idx.topics, NaturalCompare)
 	m.views.Store(idx)
 	return idx
 }
@@ -158,7 +160,7 @@ type TopicFilter struct {
 	// cluster and broker names brokers create topics of.
 	NoSystem bool
 	SortBy   TopicSort
-	Desc     bool // largest first (for TopicByName: Z to A)
+	Desc     bool // largest first (for TopicByName: Z to A, natural order reversed)
 	Offset   int
 	Limit    int // <= 0: no limit
 }
@@ -181,6 +183,9 @@ type TopicSummary struct {
 	ReadQueueNums  int32    // over all its broker names
 	WriteQueueNums int32
 	Writable       bool // some broker name takes writes
+	// WritableBrokers is how many of BrokerNames take writes: fewer than
+	// all is a topic writable on only some brokers (one drained, say).
+	WritableBrokers int
 }
 
 // TopicPage returns the topics f selects, sorted as f asks, from f.Offset
@@ -252,12 +257,16 @@ func summarize(topic string, entry *topicEntry) TopicSummary {
 		sum.BrokerNames = append(sum.BrokerNames, qd.BrokerName)
 		sum.ReadQueueNums += qd.ReadQueueNums
 		sum.WriteQueueNums += qd.WriteQueueNums
-		sum.Writable = sum.Writable || qd.Perm&PermWrite != 0
+		if qd.Perm&PermWrite != 0 {
+			sum.Writable = true
+			sum.WritableBrokers++
+		}
 	}
 	return sum
 }
 
-// TopicQueueDatas returns every topic with its queue data, sorted by topic
+// TopicQueueDatas returns every topic with its queue data, topics in natural
+// order (NaturalCompare)
 // (the whole topicQueueTable, for a debug dump).
 func (m *Manager) TopicQueueDatas() ([]string, map[string][]QueueData) {
 	s := m.current.Load()

@@ -119,6 +119,17 @@ func TestDashboardControllerPanelInHeadlessChromium(t *testing.T) {
 	if !strings.Contains(setRow, "cluster-d") {
 		t.Fatalf("set row %q", setRow)
 	}
+	// One member per line, the master (b1, elected) first; the controller
+	// group's own members one per line too.
+	members, err := chromedp.Run(ctx, chromedp.Evaluate[string](`document.querySelector('#controller-sets tbody tr[data-broker-name="set-d"] td.members').innerText`))
+	if lines := strings.Split(strings.TrimSpace(members), "\n"); err != nil || len(lines) != 2 ||
+		!strings.Contains(lines[0], b1.Addr+" alive") || !strings.Contains(lines[1], b2.Addr+" alive") {
+		t.Fatalf("members cell %q (%v), want one line each, the master %s first", members, err, b1.Addr)
+	}
+	peers, err := chromedp.Run(ctx, chromedp.Evaluate[string](`document.getElementById("controller-peers").innerText`))
+	if lines := strings.Split(strings.TrimSpace(peers), "\n"); err != nil || len(lines) != 2 || lines[0] != "peers:" || !strings.HasPrefix(lines[1], "n0 ") {
+		t.Fatalf("controller peers %q (%v), want a line per controller", peers, err)
+	}
 	// The master's connection closes: the row shows it dead and, with no
 	// in-sync member left, no master.
 	b1.Close()

@@ -133,29 +133,42 @@ func noOverflow(t *testing.T, ctx context.Context, when string) {
 	}
 }
 
+// screenshots are the PNGs a run writes (make dashboard-screenshots), ""
+// for none: the page with a healthy peer, and with a peer whose routes
+// differ.
+type screenshots struct{ healthy, peersDiffer string }
+
 // TestDashboardAt1000BrokersAnd100000Topics: the page holds at scale in a
 // 1,400 px window: no horizontal overflow, the route pane beside the topic
 // table, versions as mqadmin names them, sortable columns, system topics
-// hidden until asked for, and a killed peer NameServer shown down.
+// hidden until asked for, a peer NameServer with the same routes shown
+// agreeing, then differing, then killed and shown down.
 func TestDashboardAt1000BrokersAnd100000Topics(t *testing.T) {
-	dashboardAtScale(t, fleet{brokers: 1000, topics: 100_000}, os.Getenv("DASHBOARD_SCREENSHOT_1000"))
+	dashboardAtScale(t, fleet{brokers: 1000, topics: 100_000}, screenshots{healthy: os.Getenv("DASHBOARD_SCREENSHOT_1000")})
 }
 
 // TestDashboardAt50BrokersAnd2000Topics: the same at the size the issue
 // measured the old page at.
 func TestDashboardAt50BrokersAnd2000Topics(t *testing.T) {
-	dashboardAtScale(t, fleet{brokers: 50, topics: 2000}, os.Getenv("DASHBOARD_SCREENSHOT_50"))
+	dashboardAtScale(t, fleet{brokers: 50, topics: 2000},
+		screenshots{healthy: os.Getenv("DASHBOARD_SCREENSHOT_50"), peersDiffer: os.Getenv("DASHBOARD_SCREENSHOT_PEERS_DIFFER")})
 }
 
-func dashboardAtScale(t *testing.T, f fleet, screenshot string) {
+// onlyHere is how many brokers register on the dashboard's NameServer and
+// not on its peer once the pair has been seen agreeing.
+const onlyHere = 3
+
+func dashboardAtScale(t *testing.T, f fleet, shots screenshots) {
 	ctx := browser(t)
 	peer := startNamesrv(t)
-	ns := startNamesrvHTTP(t, "-peerNamesrvAddrs", peer.Addr)
+	// peerRoutesHealMillis 0: a difference is told as one at once, not as
+	// healing first, so the differing peer's shot shows it.
+	ns := startNamesrvHTTP(t, "-peerNamesrvAddrs", peer.Addr, "-peerRoutesHealMillis", "0")
 	began := time.Now()
+	// A healthy pair: every broker registers on both NameServers.
 	f.register(t, ns.Addr)
-	small := fleet{brokers: 2, topics: 4}
-	small.register(t, peer.Addr)
-	t.Logf("%d brokers with %d topics registered in %s", f.brokers, f.topics, time.Since(began).Round(time.Millisecond))
+	f.register(t, peer.Addr)
+	t.Logf("%d brokers with %d topics registered on both NameServers in %s", f.brokers, f.topics, time.Since(began).Round(time.Millisecond))
 
 	if status, body, err := ns.get("/rocketmq/nsaddr"); err != nil || status != 200 || string(body) != ns.Addr+";"+peer.Addr {
 		t.Fatalf("nsaddr with a peer: %d %q %v, want %s;%s", status, body, err, ns.Addr, peer.Addr)
@@ -182,6 +195,11 @@ func dashboardAtScale(t *testing.T, f fleet, screenshot string) {
 	if dv := waitText(t, ctx, "#brokers tbody tr td.data-version", "a data version", func(s string) bool { return s != "" }); !dataVersionText.MatchString(dv) {
 		t.Fatalf("data version shown as %q, want a counter and a date", dv)
 	}
+
+	// The peer: up, its routes the same as this server's.
+	peerRow := `#peers tbody tr[data-addr="` + peer.Addr + `"]`
+	waitText(t, ctx, peerRow+" td.peer-state", "the peer up", func(s string) bool { return s == "up" })
+	waitText(t, ctx, peerRow+" td.agree", "the peer's routes agreeing", func(s string) bool { return strings.Contains(s, "agree") })
 
 	// Sorting: the wide topic has the most read queues; the broker with the
 	// most topics comes first when sorted on topics, largest first.
@@ -221,8 +239,25 @@ func dashboardAtScale(t *testing.T, f fleet, screenshot string) {
 		t.Fatal("the route pane is not beside the topic table")
 	}
 	noOverflow(t, ctx, "the wide route open")
-	if screenshot != "" {
-		shoot(t, ctx, ns, screenshot)
+	if shots.healthy != "" {
+		waitText(t, ctx, peerRow+" td.agree", "the peer still agreeing for the shot", func(s string) bool { return strings.Contains(s, "agree") })
+		shoot(t, ctx, ns, shots.healthy)
+	}
+
+	// Brokers that register here only make the routes differ, named in the
+	// peer's row.
+	extra := nstest.NewClient(t, ns.Addr)
+	for i := range onlyHere {
+		b := nstest.Broker{Cluster: "Cluster00", Name: fmt.Sprintf("broker-here-%d", i), Addr: fmt.Sprintf("10.250.0.%d:10911", i),
+			TimeoutMillis: 600_000, Version: route.DataVersion{Counter: 1, Timestamp: time.Now().UnixMilli()},
+			Topics: map[string]int32{wideTopic: 4, "TopicHereOnly": 4}}
+		nstest.MustCode(t, nstest.Register(t, extra, b), remoting.SUCCESS)
+	}
+	want := fmt.Sprintf("%d broker addresses only here", onlyHere)
+	waitText(t, ctx, peerRow+" td.differ", "the peer's routes differ by "+want, func(s string) bool { return strings.Contains(s, want) })
+	noOverflow(t, ctx, "the peer differing")
+	if shots.peersDiffer != "" {
+		shoot(t, ctx, ns, shots.peersDiffer)
 	}
 
 	// The long topic wraps in its cell.
@@ -236,12 +271,6 @@ func dashboardAtScale(t *testing.T, f fleet, screenshot string) {
 	click(t, ctx, "#topic-system")
 	waitText(t, ctx, "#topics-page", "TBW102 shown", func(s string) bool { return strings.HasSuffix(s, "of 1") })
 
-	// The peer: up, with fewer brokers, so the routes differ; killed, down.
-	peerRow := `#peers tbody tr[data-addr="` + peer.Addr + `"]`
-	waitText(t, ctx, peerRow+" td.peer-state", "the peer up", func(s string) bool { return s == "up" })
-	// The check in view may predate the last registrations: wait for one after them.
-	want := fmt.Sprintf("%d broker addresses only here", f.brokers-small.brokers)
-	waitText(t, ctx, peerRow, "the peer's routes differ by "+want, func(s string) bool { return strings.Contains(s, want) })
 	peer.Kill()
 	waitText(t, ctx, peerRow+" td.peer-state", "the killed peer down", func(s string) bool { return s == "down" })
 	noOverflow(t, ctx, "the end")

@@ -10,7 +10,9 @@ import (
 // HTTPHandler serves the side port: /healthz (200 while the node runs),
 // /readyz (200 once a leader is known, so writes can be answered; 503
 // naming the error once the node is down), /metrics
-// (rocketmq_controller_*) and /v1/controller (Status as JSON).
+// (rocketmq_controller_*) and /v1/controller (Status as JSON). Every
+// answer, errors and 404s included, carries X-Content-Type-Options:
+// nosniff, as the NameServer's side port does.
 func (n *Node) HTTPHandler() http.Handler {
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, _ *http.Request) { _, _ = w.Write([]byte("ok\n")) })
@@ -32,5 +34,14 @@ func (n *Node) HTTPHandler() http.Handler {
 		enc.SetIndent("", "  ")
 		_ = enc.Encode(n.Status())
 	})
-	return mux
+	return nosniff(mux)
+}
+
+// nosniff sets X-Content-Type-Options: nosniff before any handler writes,
+// so a browser takes every answer as the Content-Type it names.
+func nosniff(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("X-Content-Type-Options", "nosniff")
+		next.ServeHTTP(w, r)
+	})
 }

@@ -141,7 +141,7 @@ func listen(addr string, log *logrus.Entry, https bool, opts Options) (*Server, 
 	}
 	s.listener = listener
 	s.http = &http.Server{
-		Handler:           s.limit(s.routes()),
+		Handler:           nosniff(s.limit(s.routes())),
 		ReadHeaderTimeout: ReadHeaderTimeout,
 		ReadTimeout:       ReadTimeout,
 		WriteTimeout:      WriteTimeout,

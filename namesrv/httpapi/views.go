@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"net/http"
 	"runtime"
+	"slices"
 	"sort"
 	"strconv"
 	"time"
@@ -166,6 +167,7 @@ func brokers(src *Source, w http.ResponseWriter, r *http.Request) {
 			all = append(all, brokerView(src, v, now))
 		}
 	}
+	slices.SortStableFunc(all, groupOrder)
 	sortBrokers(all, by, desc)
 	views := all[min(offset, len(all)):min(offset+limit, len(all))]
 	writeJSON(w, http.StatusOK, map[string]any{"brokers": views, "total": len(all), "offset": offset, "limit": limit})
@@ -197,7 +199,10 @@ type TopicView struct {
 	BrokerCount    int      `json:"brokerCount"`
 	ReadQueueNums  int32    `json:"readQueueNums"`
 	WriteQueueNums int32    `json:"writeQueueNums"`
-	Writable       bool     `json:"writable"`
+	Writable       bool     `json:"writable"` // some broker name takes writes
+	// WritableBrokers is how many of BrokerNames take writes; fewer than
+	// BrokerCount is a topic writable on only some of them.
+	WritableBrokers int `json:"writableBrokers"`
 }
 
 // topics is a page of topics: ?q= in the name, ?cluster=, ?system=false
@@ -225,7 +230,7 @@ func topics(src *Source, w http.ResponseWriter, r *http.Request) {
 		NoSystem: !withSystem, SortBy: by, Desc: desc, Offset: offset, Limit: limit})
 	views := make([]TopicView, len(summaries))
 	for i, s := range summaries {
-		views[i] = TopicView{s.Topic, s.BrokerNames, len(s.BrokerNames), s.ReadQueueNums, s.WriteQueueNums, s.Writable}
+		views[i] = TopicView{s.Topic, s.BrokerNames, len(s.BrokerNames), s.ReadQueueNums, s.WriteQueueNums, s.Writable, s.WritableBrokers}
 	}
 	writeJSON(w, http.StatusOK, map[string]any{"topics": views, "total": total, "offset": offset, "limit": limit})
 }

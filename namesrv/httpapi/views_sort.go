@@ -19,12 +19,11 @@ var topicSorts = map[string]route.TopicSort{
 	"read": route.TopicByRead, "write": route.TopicByWrite,
 }
 
-// brokerSorts are the columns of /v1/brokers; ties keep LiveBrokers'
-// order (cluster, then address).
+// brokerSorts are the columns of /v1/brokers; ties keep groupOrder.
 var brokerSorts = map[string]func(a, b BrokerView) int{
 	"":           nil,
-	"cluster":    func(a, b BrokerView) int { return strings.Compare(a.Cluster, b.Cluster) },
-	"brokerName": func(a, b BrokerView) int { return strings.Compare(a.BrokerName, b.BrokerName) },
+	"cluster":    func(a, b BrokerView) int { return route.NaturalCompare(a.Cluster, b.Cluster) },
+	"brokerName": func(a, b BrokerView) int { return route.NaturalCompare(a.BrokerName, b.BrokerName) },
 	"role":       func(a, b BrokerView) int { return strings.Compare(a.Role, b.Role) },
 	"id":         func(a, b BrokerView) int { return cmp.Compare(a.BrokerID, b.BrokerID) },
 	"addr":       func(a, b BrokerView) int { return strings.Compare(a.BrokerAddr, b.BrokerAddr) },
@@ -36,6 +35,20 @@ var brokerSorts = map[string]func(a, b BrokerView) int{
 	"write":     func(a, b BrokerView) int { return cmp.Compare(boolRank(a.WritePermWiped), boolRank(b.WritePermWiped)) },
 	"topics":    func(a, b BrokerView) int { return cmp.Compare(a.TopicCount, b.TopicCount) },
 }
+
+// groupOrder is the default order of /v1/brokers: by cluster, then broker
+// name (natural order, broker-2 before broker-10), so a group's members are
+// listed together; within a group the master (id 0) first, then the slaves
+// by id, a broker whose id is not in its group (-1) last; then address.
+// (LiveBrokers' order, cluster then address, could list a slave above its
+// master and split a group.)
+func groupOrder(a, b BrokerView) int {
+	return cmp.Or(route.NaturalCompare(a.Cluster, b.Cluster), route.NaturalCompare(a.BrokerName, b.BrokerName),
+		cmp.Compare(idRank(a.BrokerID), idRank(b.BrokerID)), strings.Compare(a.BrokerAddr, b.BrokerAddr))
+}
+
+// idRank puts the master first and an unknown id (-1) after every slave.
+func idRank(id int64) uint64 { return uint64(id) }
 
 func boolRank(b bool) int {
 	if b {

@@ -147,6 +147,17 @@ function brokerNamesCell(names, topic) {
   return td;
 }
 
+// writableCell says whether a topic takes writes: yes on all its broker
+// names, no on none, "2 of 3 brokers" when some are drained or read-only.
+function writableCell(t) {
+  const n = t.writableBrokers ?? (t.writable ? t.brokerCount : 0);
+  if (n >= t.brokerCount) return el("td", "yes", "writable");
+  if (n === 0) return el("td", "no", "drained");
+  const td = el("td", n + " of " + t.brokerCount + " brokers", "writable-some");
+  td.title = "writable on " + n + " of its " + t.brokerCount + " broker names; the others are drained or read-only";
+  return td;
+}
+
 // heartbeatClass colours a heartbeat's age as it nears the broker's timeout.
 function heartbeatClass(since, timeout) {
   const used = timeout > 0 ? since / timeout : 0;
@@ -232,7 +243,7 @@ async function refreshTopics() {
   showSort("topics", state.topicSort, state.topicOrder);
   $("topics-page").textContent = pageText(state.topicOffset, data.topics.length, data.total);
   replaceRows("topics", data.topics.map((t) => {
-    const tr = row([t.topic, brokerNamesCell(t.brokerNames, t.topic), t.readQueueNums, t.writeQueueNums, t.writable ? "yes" : "no"],
+    const tr = row([t.topic, brokerNamesCell(t.brokerNames, t.topic), t.readQueueNums, t.writeQueueNums, writableCell(t)],
       t.topic === state.selectedTopic ? "selected" : "");
     tr.dataset.topic = t.topic;
     tr.addEventListener("click", (e) => {
@@ -391,12 +402,14 @@ async function refreshController() {
   $("controller-note").textContent = "group " + c.group + ", this node " + c.self + ": " + c.role + (c.serving ? ", serving" : "") +
     "; leader " + leader + "; term " + c.term + ", last index " + c.lastIndex + ", applied " + c.appliedIndex +
     ", snapshot " + c.snapshotIndex + "; " + c.liveBrokers + " live brokers";
-  $("controller-peers").textContent = "peers: " + (c.peers || []).map((p) => p.id + " " + p.addr + " (raft " + p.raftAddr + ")").join(", ");
+  // One line per member of the controller group, and per member of a
+  // broker set (run together, a wrapped line split one member in two).
+  $("controller-peers").replaceChildren(el("div", "peers:"),
+    ...(c.peers || []).map((p) => el("div", p.id + " " + p.addr + " (raft " + p.raftAddr + ")", "controller-peer")));
   const rows = (c.brokerSets || []).map((b) => {
     const members = el("td", null, "members");
-    for (const m of b.members || []) {
-      members.appendChild(el("span", m.brokerId + " " + m.address + (m.alive ? " alive" : " dead"), m.alive ? "peer-up" : "peer-down"));
-      members.appendChild(document.createTextNode(" "));
+    for (const m of membersMasterFirst(b)) {
+      members.appendChild(el("div", m.brokerId + " " + m.address + (m.alive ? " alive" : " dead"), "member " + (m.alive ? "peer-up" : "peer-down")));
     }
     const tr = row([b.clusterName, b.brokerName, el("td", b.masterBrokerId === null ? "none" : b.masterBrokerId, "master"), b.masterEpoch,
       b.syncStateSetEpoch, (b.syncStateSet || []).join(", "), members, b.nextBrokerId]);
@@ -405,6 +418,13 @@ async function refreshController() {
   });
   if (rows.length === 0) rows.push(row(["no broker sets registered", "", "", "", "", "", "", ""]));
   replaceRows("controller-sets", rows);
+}
+
+// membersMasterFirst lists a broker set's members with its master first,
+// then by broker id.
+function membersMasterFirst(set) {
+  const rank = (m) => (m.brokerId === set.masterBrokerId ? -1 : m.brokerId);
+  return [...(set.members || [])].sort((a, b) => rank(a) - rank(b));
 }
 
 async function refreshAll() {
