@@ -1,5 +1,10 @@
 package route
 
+import (
+	"cmp"
+	"strings"
+)
+
 // NaturalCompare orders names as a person reads them: runs of digits
 // compare as numbers, so T-2 comes before T-10 (text order puts T-10 first).
 // Equal numbers with different leading zeros (T-07, T-7) and otherwise
@@ -29,17 +34,10 @@ func NaturalCompare(a, b string) int {
 		i++
 		j++
 	}
-	switch {
-	case len(a)-i < len(b)-j:
-		return -1
-	case len(a)-i > len(b)-j:
-		return 1
-	case a < b:
-		return -1
-	case a > b:
-		return 1
+	if c := cmp.Compare(len(a)-i, len(b)-j); c != 0 {
+		return c
 	}
-	return 0
+	return strings.Compare(a, b)
 }
 
 // compareDigits compares two runs of digits as numbers of any length.
@@ -50,18 +48,10 @@ func compareDigits(a, b string) int {
 	for len(b) > 1 && b[0] == '0' {
 		b = b[1:]
 	}
-	switch {
-	case len(a) != len(b):
-		if len(a) < len(b) {
-			return -1
-		}
-		return 1
-	case a < b:
-		return -1
-	case a > b:
-		return 1
+	if c := cmp.Compare(len(a), len(b)); c != 0 {
+		return c
 	}
-	return 0
+	return strings.Compare(a, b)
 }
 
 func isDigit(c byte) bool { return '0' <= c && c <= '9' }
