@@ -33,6 +33,9 @@ var accessClasses = map[int32]acl.Class{
 	wire.CodeGetMetadataInfo:        acl.RouteRead,
 	wire.CodeGetSyncStateData:       acl.RouteRead,
 	wire.CodeGetControllerConfig:    acl.RouteRead,
+
+	// Ours: moving the leadership is an operator's write.
+	wire.CodeTransferControllerLeader: acl.AdminWrite,
 }
 
 // ELECT_MASTER's header fields that tell a broker's election from an

@@ -54,12 +54,14 @@ var routes = []route{
 	{wire.CodeGetNextBrokerID, true, (*Node).getNextBrokerID},
 	{wire.CodeApplyBrokerID, true, (*Node).applyBrokerID},
 	{wire.CodeBrokerHeartbeat, false, (*Node).brokerHeartbeat},
+	{wire.CodeTransferControllerLeader, true, (*Node).transferLeaderRequest}, // waits for the new leader (transfer.go)
 }
 
 // Register puts the dispatch table on srv (whose ServerConfig.Pools must
 // hold PoolName, see Pool), each code behind checker's check of its class
 // (accessClasses; nil checks none), and the connection-close trigger.
 func (n *Node) Register(srv *remoting.Server, checker *acl.Checker) {
+	n.setACL(checker)
 	for _, r := range routes {
 		handle := r.handle
 		checked := guard(checker, r.code, func(conn *remoting.Conn, req *remoting.Command) *remoting.Command {
@@ -142,7 +144,8 @@ func (n *Node) commit(events []controller.Event) (<-chan struct{}, error) {
 		err, pending = fmt.Errorf("raft commit not done after %s", timeout), resolved
 	}
 	n.metrics.commitSeconds.Observe(time.Since(started).Seconds())
-	if errors.Is(err, raft.ErrNotLeader) || errors.Is(err, raft.ErrLeadershipLost) || errors.Is(err, raft.ErrEnqueueTimeout) {
+	if errors.Is(err, raft.ErrNotLeader) || errors.Is(err, raft.ErrLeadershipLost) || errors.Is(err, raft.ErrEnqueueTimeout) ||
+		errors.Is(err, raft.ErrLeadershipTransferInProgress) {
 		return pending, fmt.Errorf("%w: %w", errNotServing, err)
 	}
 	return pending, err

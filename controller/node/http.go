@@ -10,7 +10,8 @@ import (
 // HTTPHandler serves the side port: /healthz (200 while the node runs),
 // /readyz (200 once a leader is known, so writes can be answered; 503
 // naming the error once the node is down), /metrics
-// (rocketmq_controller_*) and /v1/controller (Status as JSON). Every
+// (rocketmq_controller_*), /v1/controller (Status as JSON) and, for
+// admins, POST /v1/controller/leader (transfer_http.go). Every
 // answer, errors and 404s included, carries X-Content-Type-Options:
 // nosniff, as the NameServer's side port does.
 func (n *Node) HTTPHandler() http.Handler {
@@ -34,6 +35,7 @@ func (n *Node) HTTPHandler() http.Handler {
 		enc.SetIndent("", "  ")
 		_ = enc.Encode(n.Status())
 	})
+	mux.Handle("POST /v1/controller/leader", n.adminWrite(n.transferLeaderHTTP)) // transfer_http.go
 	return nosniff(mux)
 }
 

@@ -14,10 +14,11 @@ import (
 // nosniff.
 func TestEveryHTTPAnswerIsNosniff(t *testing.T) {
 	requests := map[string][]string{
-		"GET /healthz":       {"/healthz"},
-		"GET /readyz":        {"/readyz"},
-		"GET /metrics":       {"/metrics"},
-		"GET /v1/controller": {"/v1/controller"},
+		"GET /healthz":               {"/healthz"},
+		"GET /readyz":                {"/readyz"},
+		"GET /metrics":               {"/metrics"},
+		"GET /v1/controller":         {"/v1/controller"},
+		"POST /v1/controller/leader": {"/v1/controller/leader"},
 	}
 	source, err := os.ReadFile("http.go")
 	if err != nil {

@@ -22,6 +22,7 @@ import (
 	"github.com/gonamesrv/gonamesrv/controller/config"
 	"github.com/gonamesrv/gonamesrv/controller/raftfsm"
 	"github.com/gonamesrv/gonamesrv/internal/ratelog"
+	"github.com/gonamesrv/gonamesrv/namesrv/acl"
 	"github.com/gonamesrv/gonamesrv/remoting"
 )
 
@@ -66,6 +67,11 @@ type Node struct {
 	// Java's single EventScheduler thread: the next request validates
 	// against the previous one's effects.
 	writeMu sync.Mutex
+	// transferState lets one leadership transfer run at a time (transfer.go).
+	transferState transferState
+	// httpACL is the broker-facing port's checker, which guards the side
+	// port's write endpoints too (http_admin.go); nil checks none.
+	httpACL atomic.Pointer[acl.Checker]
 
 	live     *liveTable
 	elector  *elector

@@ -82,10 +82,13 @@ func StartGuarded(cfg *config.Config, guard Guard, log *logrus.Entry) (*Service,
 	return &Service{Node: n, Server: srv, closeACL: func() {}}, nil
 }
 
-// Shutdown stops serving as leader, then the server, then the node: the
-// server's closing connections must not read as every broker's death to a
-// leader still electing (it would clear the master of every set).
+// Shutdown hands a leader's lead to another node first (graceful stop,
+// bounded by GracefulTransferTimeout), then stops serving as leader, then
+// the server, then the node: the server's closing connections must not
+// read as every broker's death to a leader still electing (it would clear
+// the master of every set).
 func (s *Service) Shutdown(ctx context.Context) error {
+	s.Node.handOff(ctx)
 	s.Node.drain()
 	err := errors.Join(s.Server.Shutdown(ctx), s.Node.Shutdown(ctx))
 	s.closeACL()
