@@ -66,6 +66,11 @@ func (c *adminClient) close() {
 
 // invoke sends one request to addr; a non-success answer is a *serverError.
 func (c *adminClient) invoke(addr string, code int32, ext map[string]string, body []byte) (*remoting.Command, error) {
+	return c.invokeWithin(addr, code, ext, body, requestTimeout)
+}
+
+// invokeWithin is invoke waiting up to timeout for the answer.
+func (c *adminClient) invokeWithin(addr string, code int32, ext map[string]string, body []byte, timeout time.Duration) (*remoting.Command, error) {
 	client, ok := c.clients[addr]
 	if !ok {
 		cfg := remoting.ClientConfig{Logger: c.log, Sign: c.nsConfig.Sign}
@@ -75,7 +80,7 @@ func (c *adminClient) invoke(addr string, code int32, ext map[string]string, bod
 		client = remoting.NewClient(addr, cfg)
 		c.clients[addr] = client
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), requestTimeout)
+	ctx, cancel := context.WithTimeout(context.Background(), timeout)
 	defer cancel()
 	req := remoting.NewRequest(code, ext, body)
 	req.Language = remoting.JAVA
