@@ -92,21 +92,7 @@ func javaBrokersFailOver(t *testing.T, build, ns string, controllers []string, b
 	for _, change := range brokers {
 		change(&spec)
 	}
-	a := startJavaBroker(t, build, spec)
-	eventually(t, 90*time.Second, "the first Java broker as master", wantRoute(ns, set, map[int64]string{0: a.Addr}))
-	if sv, err := stateVersionOf(ns, cluster, set, a.Addr, 0); err != nil || sv != 1 {
-		t.Fatalf("master's stateVersion %d (%v), want masterEpoch 1", sv, err)
-	}
-	b := startJavaBroker(t, build, spec)
-	eventually(t, 90*time.Second, "the second Java broker as slave 2", wantRoute(ns, set, map[int64]string{0: a.Addr, 2: b.Addr}))
-	probe := ctltest.NewBrokerWith(t, cluster, set, controllers, spec.probe)
-	eventually(t, 90*time.Second, "the Java slave in the in-sync set (Java's master reports it)", func() error {
-		info, sss := probe.ReplicaInfo(t)
-		if ctltest.Int64(info.MasterBrokerID) != "1" || fmt.Sprint(sss.SyncStateSet) != "[1 2]" {
-			return fmt.Errorf("master %s, in-sync set %v", ctltest.Int64(info.MasterBrokerID), sss.SyncStateSet)
-		}
-		return nil
-	})
+	a, b, probe := javaInSyncPair(t, build, spec)
 	if between != nil {
 		between()
 	}
@@ -128,6 +114,30 @@ func javaBrokersFailOver(t *testing.T, build, ns string, controllers []string, b
 	if ctltest.Int64(info.MasterBrokerID) != "2" || *info.MasterEpoch != 2 || fmt.Sprint(sss.SyncStateSet) != "[2]" {
 		t.Fatalf("controller after the failover: master %s epoch %v, in-sync set %v", ctltest.Int64(info.MasterBrokerID), info.MasterEpoch, sss.SyncStateSet)
 	}
+}
+
+// javaInSyncPair starts two Java brokers of spec's set one after the other:
+// the first becomes master (id 1, route id 0, stateVersion = masterEpoch 1),
+// the second slave 2 in the in-sync set; probe reads the controllers.
+func javaInSyncPair(t *testing.T, build string, spec javaBrokerSpec) (a, b *javaProc, probe *ctltest.Broker) {
+	t.Helper()
+	ns, cluster, set := spec.namesrv, spec.cluster, spec.name
+	a = startJavaBroker(t, build, spec)
+	eventually(t, 90*time.Second, "the first Java broker as master", wantRoute(ns, set, map[int64]string{0: a.Addr}))
+	if sv, err := stateVersionOf(ns, cluster, set, a.Addr, 0); err != nil || sv != 1 {
+		t.Fatalf("master's stateVersion %d (%v), want masterEpoch 1", sv, err)
+	}
+	b = startJavaBroker(t, build, spec)
+	eventually(t, 90*time.Second, "the second Java broker as slave 2", wantRoute(ns, set, map[int64]string{0: a.Addr, 2: b.Addr}))
+	probe = ctltest.NewBrokerWith(t, cluster, set, spec.controllers, spec.probe)
+	eventually(t, 90*time.Second, "the Java slave in the in-sync set (Java's master reports it)", func() error {
+		info, sss := probe.ReplicaInfo(t)
+		if ctltest.Int64(info.MasterBrokerID) != "1" || fmt.Sprint(sss.SyncStateSet) != "[1 2]" {
+			return fmt.Errorf("master %s, in-sync set %v", ctltest.Int64(info.MasterBrokerID), sss.SyncStateSet)
+		}
+		return nil
+	})
+	return a, b, probe
 }
 
 // The reverse direction: two of our brokers (cmd/broker in controller mode)

@@ -189,10 +189,11 @@ func answer[H any](n *Node, req *remoting.Command, res *controller.Result[H], er
 }
 
 // notLeader is CONTROLLER_NOT_LEADER with Java's remark and, beyond Java,
-// the leader's address in wire.LeaderAddressExt.
+// the leader's address in wire.LeaderAddressExt (during a transfer this
+// node runs, the target's while no leader is known: transfer.go).
 func (n *Node) notLeader(req *remoting.Command) *remoting.Command {
 	resp := remoting.NewResponse(req, controller.CodeNotLeader, controller.RemarkNotLeader)
-	if leader, ok := n.Leader(); ok {
+	if leader, ok := n.leaderOrTarget(); ok {
 		resp.SetExt(wire.LeaderAddressExt, leader.Addr)
 	}
 	return resp

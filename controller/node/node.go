@@ -171,6 +171,11 @@ func (n *Node) Serving() bool {
 // Leader returns the leader's peer entry, if one is known.
 func (n *Node) Leader() (config.Peer, bool) {
 	_, id := n.raft.LeaderWithID()
+	return n.peer(id)
+}
+
+// peer is the listed peer whose id is id.
+func (n *Node) peer(id raft.ServerID) (config.Peer, bool) {
 	for _, p := range n.peers {
 		if raft.ServerID(p.ID) == id {
 			return p, true

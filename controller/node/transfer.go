@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/hashicorp/raft"
@@ -49,6 +50,24 @@ var (
 // transferState lets one transfer run at a time on a node.
 type transferState struct {
 	running sync.Mutex
+	// target is the node a running transfer hands the lead to (nil
+	// without one, or when Raft picks): while the election it starts
+	// leaves no leader known, this node's CONTROLLER_NOT_LEADER names the
+	// target, so a client that asks it is sent on instead of left with
+	// no leader named.
+	target atomic.Pointer[config.Peer]
+}
+
+// leaderOrTarget is the leader, or while none is known the target of a
+// transfer this node runs.
+func (n *Node) leaderOrTarget() (config.Peer, bool) {
+	if leader, ok := n.Leader(); ok {
+		return leader, true
+	}
+	if target := n.transferState.target.Load(); target != nil {
+		return *target, true
+	}
+	return config.Peer{}, false
 }
 
 // TransferError is a transfer refused by the leader a follower forwarded it
@@ -100,6 +119,10 @@ func (n *Node) transfer(ctx context.Context, target string) (*wire.TransferLeade
 			return res, nil
 		}
 		to = &server
+		if peer, ok := n.peer(server.ID); ok {
+			n.transferState.target.Store(&peer)
+			defer n.transferState.target.Store(nil)
+		}
 	}
 	started := time.Now()
 	var future raft.Future
