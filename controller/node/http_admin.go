@@ -93,7 +93,10 @@ func writeHTTPJSON(w http.ResponseWriter, status int, v any) {
 	_ = enc.Encode(v)
 }
 
+// httpError is the JSON value of an error answer, as the NameServer's.
+func httpError(msg string) map[string]string { return map[string]string{"error": msg} }
+
 // writeHTTPError answers {"error": msg} with status.
 func writeHTTPError(w http.ResponseWriter, status int, msg string) {
-	writeHTTPJSON(w, status, map[string]string{"error": msg})
+	writeHTTPJSON(w, status, httpError(msg))
 }

@@ -24,23 +24,30 @@ const maxTransferBodyBytes = 4 << 10
 // leader). It answers wire.TransferLeaderResponse as JSON once the new
 // leader serves.
 func (n *Node) transferLeaderHTTP(w http.ResponseWriter, r *http.Request) {
+	status, answer := n.TransferLeaderHTTP(r)
+	writeHTTPJSON(w, status, answer)
+}
+
+// TransferLeaderHTTP runs the transfer r asks for (already admitted by an
+// admin guard: this side port's, or the NameServer's for an embedded
+// controller) and returns the HTTP status and the JSON value to answer:
+// the wire.TransferLeaderResponse, or {"error": "..."}.
+func (n *Node) TransferLeaderHTTP(r *http.Request) (int, any) {
 	target, err := transferTarget(r)
 	if err != nil {
-		writeHTTPError(w, http.StatusBadRequest, err.Error())
-		return
+		return http.StatusBadRequest, httpError(err.Error())
 	}
 	ctx, cancel := context.WithTimeout(r.Context(), TransferTimeout+transferForwardSlack)
 	defer cancel()
 	res, err := n.TransferLeader(ctx, target)
 	if err != nil {
 		code, remark := transferRefusal(err)
-		writeHTTPError(w, transferStatus(code), remark)
-		return
+		return transferStatus(code), httpError(remark)
 	}
 	user, _, _ := r.BasicAuth()
 	n.log.WithFields(logrus.Fields{"accessKey": user, "remote": r.RemoteAddr, "newLeader": res.NewLeaderID}).
 		Info("controller leadership transfer asked on the side port")
-	writeHTTPJSON(w, http.StatusOK, res)
+	return http.StatusOK, res
 }
 
 // transferTarget reads the target of a transfer request: ?target=ID, or a

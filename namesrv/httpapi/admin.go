@@ -27,26 +27,9 @@ type DrainResult struct {
 
 // drainHandler is POST /v1/brokers/{brokerName}/drain or /undrain: the
 // WIPE_WRITE_PERM_OF_BROKER or ADD_WRITE_PERM_OF_BROKER of this NameServer,
-// for admins only. Without aclEnable it is refused: a write endpoint open
-// to anyone who reaches the port is exactly what ACL is there to stop.
+// for admins only (adminWrite).
 func (s *Server) drainHandler(action string) http.Handler {
-	return s.attached(func(src *Source, w http.ResponseWriter, r *http.Request) {
-		if src.ACL == nil || !src.ACL.Enabled() {
-			writeError(w, http.StatusForbidden, "ACL is off: the side port's write endpoints need aclEnable=true and an admin account")
-			return
-		}
-		if r.Header.Get(CSRFHeader) == "" {
-			writeError(w, http.StatusForbidden, "missing the "+CSRFHeader+" header (the side port's guard against cross-site requests)")
-			return
-		}
-		if origin := r.Header.Get("Origin"); origin != "" && !sameOrigin(origin, r) {
-			writeError(w, http.StatusForbidden, "cross-origin request refused: Origin "+origin)
-			return
-		}
-		user, ok := authenticate(src.ACL, adminAccount, w, r)
-		if !ok {
-			return
-		}
+	return s.adminWrite(func(src *Source, user string, w http.ResponseWriter, r *http.Request) {
 		name := r.PathValue("brokerName")
 		if name == "" || len(name) > MaxBrokerNameBytes {
 			writeError(w, http.StatusBadRequest, "the broker name must be 1 to 256 bytes")
@@ -64,6 +47,30 @@ func (s *Server) drainHandler(action string) http.Handler {
 		s.log.WithFields(logrus.Fields{"brokerName": name, "action": action, "topics": count,
 			"accessKey": user, "remote": r.RemoteAddr}).Info("broker write permission changed from the http side port")
 		writeJSON(w, http.StatusOK, DrainResult{BrokerName: name, Action: action, Topics: count})
+	})
+}
+
+// adminWrite is the guard of every write endpoint: refused without
+// aclEnable (a write endpoint open to anyone who reaches the port is
+// exactly what ACL is there to stop), without the CSRFHeader, from another
+// origin, and to anyone but an admin account; h gets the admin's accessKey.
+func (s *Server) adminWrite(h func(src *Source, user string, w http.ResponseWriter, r *http.Request)) http.Handler {
+	return s.attached(func(src *Source, w http.ResponseWriter, r *http.Request) {
+		if src.ACL == nil || !src.ACL.Enabled() {
+			writeError(w, http.StatusForbidden, "ACL is off: the side port's write endpoints need aclEnable=true and an admin account")
+			return
+		}
+		if r.Header.Get(CSRFHeader) == "" {
+			writeError(w, http.StatusForbidden, "missing the "+CSRFHeader+" header (the side port's guard against cross-site requests)")
+			return
+		}
+		if origin := r.Header.Get("Origin"); origin != "" && !sameOrigin(origin, r) {
+			writeError(w, http.StatusForbidden, "cross-origin request refused: Origin "+origin)
+			return
+		}
+		if user, ok := authenticate(src.ACL, adminAccount, w, r); ok {
+			h(src, user, w, r)
+		}
 	})
 }
 

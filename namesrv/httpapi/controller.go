@@ -19,6 +19,10 @@ type Controller struct {
 	// Down says why the controller is down (its store refused at start, an
 	// entry it cannot apply), nil while it runs; /readyz names it. Nil: up.
 	Down func() error
+	// TransferLeader answers POST /v1/controller/leader (behind the admin
+	// guard): the status and the JSON value
+	// (controller/node.Node.TransferLeaderHTTP); nil answers 404.
+	TransferLeader func(*http.Request) (int, any)
 }
 
 // controllerDown is the attached controller's failure, nil if none.

@@ -38,6 +38,8 @@ var nosniffRequests = map[string][]string{
 	"GET /v1/stats":                         {"GET /v1/stats"},
 	"GET /v1/peers":                         {"GET /v1/peers"},
 	"GET /v1/controller":                    {"GET /v1/controller"},
+	"POST /v1/controller/leader":            {"POST /v1/controller/leader"},
+	"/v1/controller/leader":                 {"GET /v1/controller/leader"},
 	"/v1/":                                  {"GET /v1/nope", "PUT /v1/status"},
 	"GET /rocketmq/{subgroup}":              {"GET /rocketmq/nsaddr"},
 	"GET /{$}":                              {"GET /"},
