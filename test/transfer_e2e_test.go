@@ -26,12 +26,7 @@ func transferLine(t *testing.T, out, key string) string {
 // no -t the lead moves to another node; an unknown id exits 1 with 2005.
 // The set's master and epoch stay.
 func TestTransferControllerLeaderCommand(t *testing.T) {
-	g := startControllerGroup(t, 3)
-	old := g.leader(t, 20*time.Second)
-	b1 := ctltest.NewBroker(t, "cluster-t", "set-t", g.addrs)
-	b1.Register(t)
-	heartbeatLoop(t, b1)
-	ctltest.MustCode(t, b1.Elect(t), 0)
+	g, old, b1 := groupWithMaster(t, "set-t")
 
 	target := (old + 1) % 3
 	follower := g.addrs[(old+2)%3]
@@ -66,12 +61,7 @@ func TestTransferControllerLeaderCommand(t *testing.T) {
 // process exits: when it has exited another node already serves (no
 // election timeout waited), and the set keeps its master and epoch.
 func TestControllerSIGTERMHandsTheLeadOver(t *testing.T) {
-	g := startControllerGroup(t, 3)
-	old := g.leader(t, 20*time.Second)
-	b1 := ctltest.NewBroker(t, "cluster-s", "set-s", g.addrs)
-	b1.Register(t)
-	heartbeatLoop(t, b1)
-	ctltest.MustCode(t, b1.Elect(t), 0)
+	g, old, b1 := groupWithMaster(t, "set-s")
 	if code := g.procs[old].Stop(); code != 0 {
 		t.Fatalf("the leader exited %d", code)
 	}
@@ -87,6 +77,20 @@ func TestControllerSIGTERMHandsTheLeadOver(t *testing.T) {
 	if id, epoch := masterOfSet(t, b1); id != "1" || epoch != 1 {
 		t.Fatalf("after the leader's SIGTERM: master %s epoch %d, want 1 and 1", id, epoch)
 	}
+}
+
+// groupWithMaster starts a 3-node cmd/controller group and one broker of
+// set, heartbeating, elected master; it returns the group, the leader's
+// index and the broker.
+func groupWithMaster(t *testing.T, set string) (*controllerGroup, int, *ctltest.Broker) {
+	t.Helper()
+	g := startControllerGroup(t, 3)
+	leader := g.leader(t, 20*time.Second)
+	b := ctltest.NewBroker(t, "cluster-"+set, set, g.addrs)
+	b.Register(t)
+	heartbeatLoop(t, b)
+	ctltest.MustCode(t, b.Elect(t), 0)
+	return g, leader, b
 }
 
 // masterOfSet is the set's master id and epoch as the leader answers 1004.
