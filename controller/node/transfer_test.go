@@ -132,3 +132,20 @@ func TestFollowerForwardsTheTransfer(t *testing.T) {
 		t.Fatalf("forwarded transfer: %+v", res)
 	}
 }
+
+// While a transfer runs and no leader is known (the election it started),
+// the old leader's 2007 names the target; with no transfer it names nobody.
+func TestNotLeaderNamesTheTransferTargetWhileNoLeaderIsKnown(t *testing.T) {
+	g := &group{cfgs: groupConfigs(t, 3, nil)}
+	g.start(t, 0) // alone of three: no leader is ever known
+	n := g.svcs[0].Node
+	req := remoting.NewRequest(wire.CodeGetReplicaInfo, nil, nil)
+	if resp := n.notLeader(req); resp.Code != controller.CodeNotLeader || resp.ExtFields[wire.LeaderAddressExt] != "" {
+		t.Fatalf("no leader, no transfer: %d %v", resp.Code, resp.ExtFields)
+	}
+	target := n.peers[1]
+	n.transferState.target.Store(&target)
+	if resp := n.notLeader(req); resp.ExtFields[wire.LeaderAddressExt] != target.Addr {
+		t.Fatalf("during a transfer to %s: %v", target.Addr, resp.ExtFields)
+	}
+}
