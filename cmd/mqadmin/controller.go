@@ -64,52 +64,15 @@ func controllerList(e *env) []string { return splitAddrList(e.args.get("a")) }
 var controllerCodes = map[int32]bool{wire.CodeGetControllerConfig: true, wire.CodeUpdateControllerConfig: true,
 	wire.CodeCleanBrokerData: true, wire.CodeGetMetadataInfo: true, wire.CodeGetSyncStateData: true, wire.CodeElectMaster: true}
 
-func runGetControllerConfig(e *env) error {
-	configs := map[string]map[string]string{}
-	list := controllerList(e)
-	for _, addr := range list {
-		resp, err := e.client.invoke(addr, wire.CodeGetControllerConfig, nil, nil)
-		if err != nil {
-			return err
-		}
-		configs[addr] = parseProperties(resp.Body)
-	}
-	if e.json {
-		return e.printJSON(configs)
-	}
-	for _, addr := range list {
-		fmt.Fprint(e.out, formatNamesrvConfig(addr, configs[addr]))
-	}
-	return nil
-}
+// controllerConfigs are the controllers' settings commands: a changed key
+// waits for a restart by the controller's own rule.
+var controllerConfigs = configServers{what: "controllers", getCode: wire.CodeGetControllerConfig, updateCode: wire.CodeUpdateControllerConfig,
+	updated: "update controller config success!", atRestart: func(key string, _ configView) bool { return config.AppliesAtRestart(key) }}
+
+func runGetControllerConfig(e *env) error { return getConfigs(e, controllerList(e), controllerConfigs) }
 
 func runUpdateControllerConfig(e *env) error {
-	key, value := e.args.get("k"), e.args.get("v")
-	list := controllerList(e)
-	summaries := map[string]string{}
-	read := func(addr string) (configView, error) {
-		resp, err := e.client.invoke(addr, wire.CodeGetControllerConfig, nil, nil)
-		if err != nil {
-			return configView{}, err
-		}
-		return parseConfigView(resp.Body), nil
-	}
-	atRestart := func(key string, _ configView) bool { return config.AppliesAtRestart(key) }
-	for _, addr := range list {
-		before, beforeErr := read(addr)
-		if _, err := e.client.invoke(addr, wire.CodeUpdateControllerConfig, nil, []byte(key+"="+value+"\n")); err != nil {
-			return err
-		}
-		summaries[addr] = ""
-		if after, err := read(addr); beforeErr == nil && err == nil {
-			summaries[addr] = updateSummary(before, after, atRestart)
-		}
-	}
-	if _, err := fmt.Fprintf(e.out, "update controller config success![%s]\n%s : %s\n", strings.Join(list, ", "), key, value); err != nil {
-		return err
-	}
-	printUpdateSummaries(e.out, list, summaries)
-	return nil
+	return updateConfigs(e, controllerList(e), controllerConfigs)
 }
 
 func runCleanBrokerMetadata(e *env) error {
@@ -230,7 +193,10 @@ func getSyncStateSetOnce(e *env) error {
 		if err != nil {
 			return err
 		}
-		names = info.ClusterAddrTable[e.args.get("c")]
+		var ok bool
+		if names, ok = info.ClusterAddrTable[e.args.get("c")]; !ok {
+			return errClusterNotFound(e.args.get("c"))
+		}
 	}
 	if len(names) == 0 {
 		return nil
@@ -248,8 +214,19 @@ func getSyncStateSetOnce(e *env) error {
 	if err := json.Unmarshal(resp.Body, &info); err != nil {
 		return fmt.Errorf("sync state data from %s: %w", leader, err)
 	}
+	// The controller leaves out the sets it does not know: each is a
+	// failure of its own, as a server that did not answer.
+	unknown := askEach(e, names, "broker sets", func(name string) error {
+		if _, ok := info.ReplicasInfoTable[name]; !ok {
+			return fmt.Errorf("broker set %s is not known to the controller %s (a typo, or a set not in controller mode)", name, leader)
+		}
+		return nil
+	})
+	if !someAnswered(unknown) {
+		return unknown
+	}
 	if e.json {
-		return e.printJSON(info)
+		return firstFailure(unknown, e.printJSON(info))
 	}
 	var b strings.Builder
 	for _, name := range slices.Sorted(maps.Keys(info.ReplicasInfoTable)) {
@@ -272,7 +249,7 @@ func getSyncStateSetOnce(e *env) error {
 		}
 	}
 	_, err = fmt.Fprint(e.out, b.String())
-	return err
+	return firstFailure(unknown, err)
 }
 
 func runElectMaster(e *env) error {
