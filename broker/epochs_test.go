@@ -8,25 +8,25 @@ import (
 	"time"
 
 	"github.com/gonamesrv/gonamesrv/controller/wire"
+	"github.com/gonamesrv/gonamesrv/internal/nstest"
 	"github.com/gonamesrv/gonamesrv/remoting"
 )
 
 // A broker in controller mode answers GET_BROKER_EPOCH_CACHE (still fenced
-// here: the controller address is a closed port, so the cache holds only its
-// identity); without controller mode the answer stays Java's SYSTEM_ERROR.
+// here: nothing listens at the controller address, so the cache holds only
+// its identity); without controller mode the answer stays Java's
+// SYSTEM_ERROR.
 func TestEpochCacheServedOnlyInControllerMode(t *testing.T) {
-	closed, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
+	port, ok := nstest.FreePorts(0)
+	if !ok {
+		t.Fatal("no free loopback port")
 	}
-	controllerAddr := closed.Addr().String()
-	closed.Close()
 	for _, controllerMode := range []bool{true, false} {
 		cfg := testBrokerConfig(t, "", 0)
 		cfg.BrokerClusterName = "cluster-e"
 		cfg.EnableControllerMode = controllerMode
 		if controllerMode {
-			cfg.Controller.ControllerAddr = controllerAddr
+			cfg.Controller.ControllerAddr = net.JoinHostPort("127.0.0.1", strconv.Itoa(port))
 		}
 		b, err := New(cfg, nil)
 		if err != nil {
@@ -35,12 +35,7 @@ func TestEpochCacheServedOnlyInControllerMode(t *testing.T) {
 		if err := b.Start(); err != nil {
 			t.Fatal(err)
 		}
-		port := b.server.Addr().(*net.TCPAddr).Port
-		client := remoting.NewClient(net.JoinHostPort("127.0.0.1", strconv.Itoa(port)), remoting.ClientConfig{})
-		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-		resp, err := client.Invoke(ctx, remoting.NewRequest(wire.CodeGetBrokerEpochCache, nil, nil))
-		cancel()
-		client.Close()
+		resp, err := nstest.Call(b.server.Addr().String(), wire.CodeGetBrokerEpochCache, nil, nil, 10*time.Second)
 		if err := b.Shutdown(context.Background()); err != nil {
 			t.Fatal(err)
 		}

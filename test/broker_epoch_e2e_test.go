@@ -16,7 +16,6 @@ import (
 
 	"github.com/gonamesrv/gonamesrv/broker/admin"
 	"github.com/gonamesrv/gonamesrv/broker/topicconfig"
-	"github.com/gonamesrv/gonamesrv/controller/ctltest"
 	"github.com/gonamesrv/gonamesrv/controller/wire"
 	"github.com/gonamesrv/gonamesrv/internal/nstest"
 	"github.com/gonamesrv/gonamesrv/internal/testlog"
@@ -115,13 +114,7 @@ func TestMqadminGetBrokerEpochOfControllerModeBrokers(t *testing.T) {
 		}
 	}
 
-	probe := ctltest.NewBroker(t, cluster, set, ctl.addrs)
-	eventually(t, 20*time.Second, "b in the in-sync set", func() error {
-		if _, sss := probe.ReplicaInfo(t); fmt.Sprint(sss.SyncStateSet) != "[1 2]" {
-			return fmt.Errorf("in-sync set %v", sss.SyncStateSet)
-		}
-		return nil
-	})
+	waitInSyncSet(t, ctl.addrs, cluster, set, "[1 2]", 20*time.Second)
 	a.Kill()
 	eventually(t, 30*time.Second, "b as master", wantRoute(ns.Addr, set, map[int64]string{0: b.Addr}))
 	c := epochs()[b.Addr]
