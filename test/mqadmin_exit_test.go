@@ -79,6 +79,8 @@ func TestMqadminPartialFailuresKeepTheGoodServersOutput(t *testing.T) {
 		"============"+ctl.addrs[0]+"============\n")
 	wantPartial(mqadmin(t, "updateControllerConfig", "-a", dead+";"+ctl.addrs[0], "-k", "notifyBrokerRoleChanged", "-v", "false"),
 		"controllers", "UpdateControllerConfigSubCommand", "update controller config success!["+ctl.addrs[0]+"]\n")
+	wantPartial(mqadmin(t, "getControllerMetaData", "-a", ctl.addrs[0]+";"+dead), "controllers", "GetControllerMetaDataSubCommand",
+		"============"+ctl.addrs[0]+"============\n#ControllerGroup\te2e\n")
 
 	// A refusal does not stop the update either: both NameServers are asked
 	// and named; none took it, so exit 1.
@@ -118,6 +120,7 @@ func TestMqadminUnknownNamesExitNonZero(t *testing.T) {
 	ns := startNamesrv(t)
 	ctl := startControllerGroup(t, 1)
 	ctl.leader(t, 30*time.Second)
+	dead := net.JoinHostPort("127.0.0.1", strconv.Itoa(freePort(t)))
 	nstest.MustCode(t, nstest.Register(t, nstest.NewClient(t, ns.Addr), nstest.BrokerAMaster), remoting.SUCCESS)
 	cases := []struct {
 		args   []string
@@ -135,6 +138,9 @@ func TestMqadminUnknownNamesExitNonZero(t *testing.T) {
 		{[]string{"topicRoute", "-n", ns.Addr, "-t", "NoSuchTopic"}, "CODE: 17"},
 		{[]string{"updateOrderConf", "-n", ns.Addr, "-t", "NoSuchTopic", "-m", "get"}, "CODE: 22"},
 		{[]string{"cleanBrokerMetadata", "-a", ctl.addrs[0], "-bn", "no-such", "-c", "c", "-b", "1"}, "Broker no-such is not existed"},
+		// A dead first controller of -a: the leader is asked of the next.
+		{[]string{"getSyncStateSet", "-n", ns.Addr, "-a", dead + ";" + ctl.addrs[0], "-b", "no-such"}, "broker set no-such is not known to the controller"},
+		{[]string{"cleanBrokerMetadata", "-a", dead + ";" + ctl.addrs[0], "-bn", "no-such", "-c", "c", "-b", "1"}, "Broker no-such is not existed"},
 		{[]string{"producerConnection", "-n", ns.Addr}, "producerConnection is a command of Apache RocketMQ's mqadmin (tools) that this route-tier mqadmin does not have; use Java's mqadmin for it"},
 		{[]string{"topicRout", "-n", ns.Addr}, "the closest command is topicRoute"},
 	}

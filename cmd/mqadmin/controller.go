@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"maps"
 	"slices"
@@ -112,26 +113,66 @@ func controllerMetaData(e *env, addr string) (*wire.GetMetaDataResponse, error) 
 	return &md, nil
 }
 
-// controllerLeader is the leader's address as the given controller names it.
-func controllerLeader(e *env, addr string) (string, error) {
-	md, err := controllerMetaData(e, addr)
-	if err != nil {
-		return "", err
+// controllerLeader is the leader's address as the first controller of the
+// -a list that names one says. Java asks the one address it is given; a list
+// is asked in order, so a dead or leaderless first controller does not stop
+// the command.
+func controllerLeader(e *env, list string) (string, error) {
+	addrs := splitAddrList(list)
+	if len(addrs) == 0 {
+		return "", errNoAddress
 	}
-	if md.ControllerLeaderAddress == "" {
-		return "", fmt.Errorf("the controller %s knows no leader", addr)
+	var errs []error
+	for _, addr := range addrs {
+		md, err := controllerMetaData(e, addr)
+		if err == nil && md.ControllerLeaderAddress != "" {
+			return md.ControllerLeaderAddress, nil
+		}
+		if err == nil {
+			err = fmt.Errorf("the controller %s knows no leader", addr)
+		}
+		errs = append(errs, err)
 	}
-	return md.ControllerLeaderAddress, nil
+	return "", errors.Join(errs...)
 }
 
+// runGetControllerMetaData prints Java's block for the controller of -a;
+// with a list, each controller's under a ====addr==== line (JSON: address
+// -> metadata), asked with askEach.
 func runGetControllerMetaData(e *env) error {
-	md, err := controllerMetaData(e, e.args.get("a"))
-	if err != nil {
+	list := controllerList(e)
+	if len(list) == 0 {
+		return errNoAddress
+	}
+	mds := map[string]*wire.GetMetaDataResponse{}
+	asked := askEach(e, list, "controllers", func(addr string) error {
+		md, err := controllerMetaData(e, addr)
+		mds[addr] = md
+		return err
+	})
+	if !someAnswered(asked) {
+		return asked
+	}
+	if len(list) == 1 {
+		if e.json {
+			return e.printJSON(mds[list[0]])
+		}
+		_, err := fmt.Fprint(e.out, formatControllerMetaData(mds[list[0]]))
 		return err
 	}
 	if e.json {
-		return e.printJSON(md)
+		return firstFailure(asked, e.printJSON(mds))
 	}
+	for _, addr := range list {
+		if md := mds[addr]; md != nil {
+			fmt.Fprintf(e.out, "============%s============%s", addr, formatControllerMetaData(md))
+		}
+	}
+	return asked
+}
+
+// formatControllerMetaData is Java's getControllerMetaData block.
+func formatControllerMetaData(md *wire.GetMetaDataResponse) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "\n#ControllerGroup\t%s\n#ControllerLeaderId\t%s\n#ControllerLeaderAddress\t%s", md.Group,
 		javaNull(md.ControllerLeaderID), javaNull(md.ControllerLeaderAddress))
@@ -141,8 +182,7 @@ func runGetControllerMetaData(e *env) error {
 		}
 	}
 	b.WriteString("\n")
-	_, err = fmt.Fprint(e.out, b.String())
-	return err
+	return b.String()
 }
 
 // javaNull prints an absent string as Java's %s prints null.
@@ -186,7 +226,6 @@ func runGetSyncStateSet(e *env) error {
 }
 
 func getSyncStateSetOnce(e *env) error {
-	addr := strings.Split(strings.TrimSpace(e.args.get("a")), ";")[0] // Java: the first of the trimmed list
 	names := []string{e.args.get("b")}
 	if !e.args.has("b") {
 		info, err := e.client.clusterInfo()
@@ -201,7 +240,7 @@ func getSyncStateSetOnce(e *env) error {
 	if len(names) == 0 {
 		return nil
 	}
-	leader, err := controllerLeader(e, addr)
+	leader, err := controllerLeader(e, e.args.get("a")) // Java: the first of the list only
 	if err != nil {
 		return err
 	}
