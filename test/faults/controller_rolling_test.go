@@ -28,6 +28,11 @@ const (
 	// rollingProbeEvery is how often every node's 1005 is asked whether it
 	// serves, to measure the windows without a serving leader.
 	rollingProbeEvery = 5 * time.Millisecond
+	// rollingRequestTimeout is how long a client's request may take, every
+	// node asked in turn; rollingCyclePause is its pause after a round of
+	// every node without an answer (none knew a leader).
+	rollingRequestTimeout = 3 * time.Second
+	rollingCyclePause     = 20 * time.Millisecond
 	// rollingWindowBound fails the case: a window this long is an election
 	// timeout waited, not a transfer (the target is 500 ms, reported).
 	rollingWindowBound = 5 * time.Second
@@ -135,9 +140,9 @@ func TestControllerRollingRestartWithTransfers(t *testing.T) {
 			t.Errorf("%s was elected again during the rolling restart: %s, before %s", name, got, epochs[name])
 		}
 	}
-	answered, unanswered, notLeader, unnamed, sample := asker.counts()
-	r.figure(t, "controller requests during the rolling restart", fmt.Sprintf("%d answered (%d of them 2007 naming the leader), %d unanswered; %d 2007s naming no leader passed on to the next node",
-		answered, notLeader, unanswered, unnamed))
+	answered, unanswered, notLeader, unnamed, rounds, sample := asker.counts()
+	r.figure(t, "controller requests during the rolling restart", fmt.Sprintf("%d answered (%d of them 2007 naming the leader), %d unanswered; %d 2007s naming no leader passed on to the next node, %d rounds of every node without an answer",
+		answered, notLeader, unanswered, unnamed, rounds))
 	if unanswered > 0 || answered == 0 {
 		t.Errorf("%d controller requests unanswered (of %d), e.g. %s", unanswered, answered+unanswered, sample)
 	}
@@ -253,11 +258,12 @@ func (p *servingProbe) gap(from, to time.Time) time.Duration {
 
 // rollingAsker asks the leader it knows 1004 and 1006 of the sets in turn.
 // A request is answered when a node answers it with its result or with a
-// 2007 naming the leader; a node that refuses the connection (stopped) is
-// skipped at once for the next one, and only when no node answers, or
-// one answers otherwise (an error, a 2007 naming nobody, a timeout), is
-// the request unanswered. A 2007 naming no leader (a node just started
-// knows none yet) sends it on to the next node as well, and is counted.
+// 2007 naming the leader within rollingRequestTimeout; a node that refuses
+// the connection (stopped) or answers 2007 naming no leader (just started,
+// or an election running) is passed for the next one (counted), and when
+// no node answered otherwise, asked again after a pause. A request is
+// unanswered when none answered in time, or one answered otherwise (an
+// error, a timeout).
 type rollingAsker struct {
 	addrs   []string
 	sets    []string
@@ -267,6 +273,7 @@ type rollingAsker struct {
 	mu                              sync.Mutex
 	answered, unanswered, notLeader int
 	unnamed                         int // 2007s naming no leader, passed on
+	rounds                          int // rounds of every node with no answer, paused after
 	sample                          string
 }
 
@@ -316,49 +323,55 @@ func (a *rollingAsker) run(stop <-chan struct{}) {
 }
 
 // ask sends one request, to the known leader first and on a refused
-// connection to the next node.
+// connection or a 2007 naming nobody to the next node; after a round of
+// every node with neither, it pauses rollingCyclePause and goes round again,
+// until rollingRequestTimeout (a client's request timeout) has passed.
 func (a *rollingAsker) ask(req func() *remoting.Command) (ok, notLeader bool, why string) {
+	deadline := time.Now().Add(rollingRequestTimeout)
 	var errs []string
-	for range a.addrs {
-		ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
+	for tries := 1; ; tries++ {
+		ctx, cancel := context.WithDeadline(context.Background(), deadline)
 		resp, err := a.clients[a.guess].Invoke(ctx, req())
 		cancel()
-		if err != nil {
+		switch {
+		case err != nil && !strings.Contains(err.Error(), "connection refused"):
+			return false, false, strings.Join(append(errs, err.Error()), "; ")
+		case err != nil:
 			errs = append(errs, err.Error())
-			if !strings.Contains(err.Error(), "connection refused") {
-				return false, false, strings.Join(errs, "; ")
+		case resp.Code == controller.CodeNotLeader:
+			if next, named := resp.Ext(wire.LeaderAddressExt); named && next != "" {
+				a.guess = next
+				return true, true, ""
 			}
-			a.guess = a.addrs[(slices.Index(a.addrs, a.guess)+1)%len(a.addrs)]
-			continue
-		}
-		if resp.Code == controller.CodeNotLeader {
-			next, named := resp.Ext(wire.LeaderAddressExt)
-			if !named || next == "" {
-				// A node just started (or stopping) knows no leader yet:
-				// as a broker would, ask the next one.
-				errs = append(errs, "2007 naming no leader from "+a.guess)
-				a.mu.Lock()
-				a.unnamed++
-				a.mu.Unlock()
-				a.guess = a.addrs[(slices.Index(a.addrs, a.guess)+1)%len(a.addrs)]
-				continue
-			}
-			a.guess = next
-			return true, true, ""
-		}
-		if resp.Code != remoting.SUCCESS {
+			// A node just started (or stopping) knows no leader: as a
+			// broker would, ask the next one.
+			errs = append(errs, "2007 naming no leader from "+a.guess)
+			a.mu.Lock()
+			a.unnamed++
+			a.mu.Unlock()
+		case resp.Code != remoting.SUCCESS:
 			return false, false, fmt.Sprintf("%d %q from %s", resp.Code, resp.Remark, a.guess)
+		default:
+			return true, false, ""
 		}
-		return true, false, ""
+		a.guess = a.addrs[(slices.Index(a.addrs, a.guess)+1)%len(a.addrs)]
+		if tries%len(a.addrs) == 0 {
+			a.mu.Lock()
+			a.rounds++
+			a.mu.Unlock()
+			if time.Now().Add(rollingCyclePause).After(deadline) {
+				return false, false, "no node answered within " + rollingRequestTimeout.String() + ": " + strings.Join(errs, "; ")
+			}
+			time.Sleep(rollingCyclePause)
+		}
 	}
-	return false, false, "no node answered: " + strings.Join(errs, "; ")
 }
 
 // counts is what the asker saw: answered (of them 2007 naming the leader),
-// unanswered, the 2007s naming no leader, and the first unanswered one's
-// reason.
-func (a *rollingAsker) counts() (answered, unanswered, notLeader, unnamed int, sample string) {
+// unanswered, the 2007s naming no leader, the rounds of every node without
+// an answer, and the first unanswered one's reason.
+func (a *rollingAsker) counts() (answered, unanswered, notLeader, unnamed, rounds int, sample string) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	return a.answered, a.unanswered, a.notLeader, a.unnamed, a.sample
+	return a.answered, a.unanswered, a.notLeader, a.unnamed, a.rounds, a.sample
 }
