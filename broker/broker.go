@@ -62,6 +62,8 @@ func New(cfg Config, log *logrus.Entry) (*Broker, error) {
 		Logger:        log,
 	})
 	admin.New(store, b, b.runtimeInfo, log).Register(b.server)
+	admin.RegisterConfig(b.server, newOnlineConfig(b), log)
+	admin.RegisterHAStatus(b.server, b.haStatus)
 	if cfg.BrokerID != route.MasterID || cfg.EnableControllerMode {
 		b.slave = newSlaveSync(store, b.MasterAddr, cfg.SlaveSyncPeriod, log)
 	}
