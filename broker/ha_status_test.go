@@ -7,7 +7,6 @@ import (
 	"github.com/gonamesrv/gonamesrv/broker/admin"
 )
 
-
 func TestHAStatusSaysRoleAndMaster(t *testing.T) {
 	ns := startFakeNameServer(t)
 	master, masterClient := startTestBroker(t, testBrokerConfig(t, ns.srv.Addr().String(), 0))
