@@ -1,0 +1,112 @@
+package main
+
+import (
+	"fmt"
+	"maps"
+	"slices"
+
+	"github.com/gonamesrv/gonamesrv/route"
+)
+
+// brokerTarget is one broker a broker command asks: its address and, when it
+// came from the cluster table, its set and id (for headers and messages).
+type brokerTarget struct {
+	addr       string
+	brokerName string
+	id         int64
+	masterAddr string // the set's master, "" when the set has none
+}
+
+func (t brokerTarget) String() string {
+	if t.brokerName == "" {
+		return t.addr
+	}
+	return fmt.Sprintf("%s (%s)", t.addr, t.brokerName)
+}
+
+// noMasterPlaceholder is Java's CommandUtil.NO_MASTER_PLACEHOLDER: the
+// "master" of a set that has none.
+const noMasterPlaceholder = "NO_MASTER"
+
+// clusterSets returns the broker sets of a cluster, each its members sorted
+// by id (the master, id 0, first), the sets sorted by name. An unknown
+// cluster is an error (Java prints a line and exits 0).
+func clusterSets(e *env, cluster string) ([][]brokerTarget, error) {
+	info, err := e.client.clusterInfo()
+	if err != nil {
+		return nil, err
+	}
+	names, ok := info.ClusterAddrTable[cluster]
+	if !ok {
+		return nil, fmt.Errorf("cluster %q not found in the name server's cluster table. %s", cluster, clusterNotFound)
+	}
+	var sets [][]brokerTarget
+	for _, name := range sortedCopy(names) {
+		data, ok := info.BrokerAddrTable[name]
+		if !ok {
+			continue
+		}
+		master := data.BrokerAddrs[route.MasterID]
+		var set []brokerTarget
+		for _, id := range slices.Sorted(maps.Keys(data.BrokerAddrs)) {
+			set = append(set, brokerTarget{addr: data.BrokerAddrs[id], brokerName: name, id: id, masterAddr: master})
+		}
+		sets = append(sets, set)
+	}
+	return sets, nil
+}
+
+// clusterBrokers is every member of a cluster (allMembers) or its masters only.
+func clusterBrokers(e *env, cluster string, allMembers bool) ([]brokerTarget, error) {
+	sets, err := clusterSets(e, cluster)
+	if err != nil {
+		return nil, err
+	}
+	var targets []brokerTarget
+	for _, set := range sets {
+		for _, t := range set {
+			if allMembers || t.id == route.MasterID {
+				targets = append(targets, t)
+			}
+		}
+	}
+	return targets, nil
+}
+
+// brokerOrCluster is the brokers of -b (one address) or -c (a cluster, its
+// masters or all its members); neither is a usage error.
+func brokerOrCluster(e *env, allMembers bool) ([]brokerTarget, error) {
+	switch {
+	case e.args.has("b"):
+		return []brokerTarget{{addr: e.args.get("b")}}, nil
+	case e.args.has("c"):
+		return clusterBrokers(e, e.args.get("c"), allMembers)
+	default:
+		return nil, errUsage
+	}
+}
+
+// askEach runs ask for every target in turn and goes on past failures: each
+// is a line on errOut, what the others printed stays. One target's failure
+// is the command's error; some failing among several is a partialFailure
+// (exit 2), all failing an error.
+func askEach(e *env, targets []brokerTarget, ask func(t brokerTarget) error) error {
+	if len(targets) == 1 && targets[0].brokerName == "" {
+		return ask(targets[0])
+	}
+	failed := 0
+	for _, t := range targets {
+		if err := ask(t); err != nil {
+			failed++
+			fmt.Fprintf(e.errOut, "broker %s failed: %v\n", t, err)
+		}
+	}
+	switch {
+	case failed == 0:
+		return nil
+	case failed == len(targets):
+		return fmt.Errorf("every one of the %d brokers failed", failed)
+	default:
+		return &partialFailure{failed: failed, total: len(targets), what: "brokers"}
+	}
+}
