@@ -263,3 +263,23 @@ func TestMqadminBrokerCommandsPartialAndUnknown(t *testing.T) {
 		t.Fatalf("configs.json with broker-b hung: %+v", exported)
 	}
 }
+
+// haStatus of our brokers in controller mode: the master counts the
+// controller's in-sync slaves, the slave names the master the controller gave.
+func TestMqadminHAStatusInControllerMode(t *testing.T) {
+	ctl := startControllerGroup(t, 1)
+	ns := startNamesrv(t)
+	a, b := startMasterAndSlave(t, ns, "ha-cluster", "ha-set", controllerModeConf(ctl.addrs[0]), 20*time.Second)
+	n := []string{"-n", ns.Addr}
+	eventually(t, 20*time.Second, "the slave counted in sync", func() error {
+		out := mustMqadmin(t, append([]string{"haStatus", "-c", "ha-cluster"}, n...)...)
+		if !strings.HasPrefix(out, "\n#MasterAddr\t"+a.Addr+"\n#MasterCommitLogMaxOffset\t0\n#SlaveNum\t0\n#InSyncSlaveNum\t1\n") {
+			return fmt.Errorf("haStatus of the master:\n%s", out)
+		}
+		return nil
+	})
+	out := mustMqadmin(t, append([]string{"haStatus", "-b", b.Addr}, n...)...)
+	if !strings.HasPrefix(out, "\n#MasterAddr\t"+a.Addr+"\n#CommitLogMaxOffset\t0\n") {
+		t.Fatalf("haStatus of the slave:\n%s", out)
+	}
+}
