@@ -37,6 +37,10 @@ type Broker struct {
 	replicas   *replicas.Manager           // controller mode only
 	agentStart sync.Once                   // controller mode: on the first role
 	started    atomic.Bool
+
+	// epochFlow is replicas for request callbacks, which may run before
+	// Start sets it (epochs.go).
+	epochFlow atomic.Pointer[replicas.Manager]
 }
 
 // New loads the topic table from <storePathRootDir>/config/topics.json (over
@@ -61,7 +65,11 @@ func New(cfg Config, log *logrus.Entry) (*Broker, error) {
 		SlowWorkers:   2,
 		Logger:        log,
 	})
-	admin.New(store, b, b.runtimeInfo, log).Register(b.server)
+	handlers := admin.New(store, b, b.runtimeInfo, log)
+	if cfg.EnableControllerMode {
+		handlers.ServeEpochCache(b.epochCache)
+	}
+	handlers.Register(b.server)
 	admin.RegisterConfig(b.server, newOnlineConfig(b), log)
 	admin.RegisterHAStatus(b.server, b.haStatus)
 	if cfg.BrokerID != route.MasterID || cfg.EnableControllerMode {
@@ -145,6 +153,7 @@ func (b *Broker) startControllerMode(addr string) error {
 		return err
 	}
 	b.replicas = m
+	b.epochFlow.Store(m)
 	m.Register(b.server)
 	m.Start()
 	return nil

@@ -81,6 +81,19 @@ func startMasterAndSlave(t *testing.T, ns *process, cluster, set string, conf []
 	return a, b
 }
 
+// waitInSyncSet waits until the controllers' in-sync set of a broker set
+// is want (e.g. "[1 2]"): a slave outside it is never elected.
+func waitInSyncSet(t *testing.T, controllers []string, cluster, set, want string, within time.Duration) {
+	t.Helper()
+	probe := ctltest.NewBroker(t, cluster, set, controllers)
+	eventually(t, within, "the in-sync set "+want, func() error {
+		if _, sss := probe.ReplicaInfo(t); fmt.Sprint(sss.SyncStateSet) != want {
+			return fmt.Errorf("in-sync set %v", sss.SyncStateSet)
+		}
+		return nil
+	})
+}
+
 // Two of our brokers in one set under a 1-node controller: the first is
 // master (id 0, stateVersion = masterEpoch 1), the second slave under its
 // controller id; kill -9 of the master makes the slave id 0 at epoch 2; the
@@ -100,14 +113,7 @@ func TestBrokersInControllerModeFailOver(t *testing.T) {
 	}
 
 	// b must be in the in-sync set, or the controller will not elect it.
-	probe := ctltest.NewBroker(t, cluster, set, ctl.addrs)
-	eventually(t, 20*time.Second, "b in the in-sync set", func() error {
-		_, sss := probe.ReplicaInfo(t)
-		if fmt.Sprint(sss.SyncStateSet) != "[1 2]" {
-			return fmt.Errorf("in-sync set %v", sss.SyncStateSet)
-		}
-		return nil
-	})
+	waitInSyncSet(t, ctl.addrs, cluster, set, "[1 2]", 20*time.Second)
 
 	killed := time.Now()
 	a.Kill()
@@ -135,13 +141,7 @@ func TestControllerElectsTheBrokerWithTheHighestSimulatedOffset(t *testing.T) {
 	eventually(t, 20*time.Second, "b as slave 2", wantRoute(ns.Addr, set, map[int64]string{0: a.Addr, 2: b.Addr}))
 	c := startBroker(t, brokerSpec{cluster: cluster, name: set, nameServers: []*process{ns}, extra: withRate("104857600")})
 	eventually(t, 20*time.Second, "c as slave 3", wantRoute(ns.Addr, set, map[int64]string{0: a.Addr, 2: b.Addr, 3: c.Addr}))
-	probe := ctltest.NewBroker(t, cluster, set, ctl.addrs)
-	eventually(t, 20*time.Second, "b and c in the in-sync set", func() error {
-		if _, sss := probe.ReplicaInfo(t); fmt.Sprint(sss.SyncStateSet) != "[1 2 3]" {
-			return fmt.Errorf("in-sync set %v", sss.SyncStateSet)
-		}
-		return nil
-	})
+	waitInSyncSet(t, ctl.addrs, cluster, set, "[1 2 3]", 20*time.Second)
 	a.Kill()
 	eventually(t, 30*time.Second, "c (higher offset) as master", wantRoute(ns.Addr, set, map[int64]string{0: c.Addr, 2: b.Addr}))
 }
@@ -179,13 +179,7 @@ func TestBrokersFollowANewControllerLeader(t *testing.T) {
 	eventually(t, 30*time.Second, "a as master", wantRoute(ns.Addr, set, map[int64]string{0: a.Addr}))
 	b := startBroker(t, brokerSpec{cluster: cluster, name: set, nameServers: []*process{ns}, extra: conf})
 	eventually(t, 30*time.Second, "b as slave 2", wantRoute(ns.Addr, set, map[int64]string{0: a.Addr, 2: b.Addr}))
-	probe := ctltest.NewBroker(t, cluster, set, ctl.addrs)
-	eventually(t, 30*time.Second, "b in the in-sync set", func() error {
-		if _, sss := probe.ReplicaInfo(t); fmt.Sprint(sss.SyncStateSet) != "[1 2]" {
-			return fmt.Errorf("in-sync set %v", sss.SyncStateSet)
-		}
-		return nil
-	})
+	waitInSyncSet(t, ctl.addrs, cluster, set, "[1 2]", 30*time.Second)
 	ctl.procs[leader].Kill()
 	next := ctl.leader(t, 30*time.Second)
 	if next == leader {

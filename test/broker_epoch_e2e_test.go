@@ -2,11 +2,14 @@ package test
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"math"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -64,11 +67,13 @@ func TestMqadminGetBrokerEpoch(t *testing.T) {
 	if js := mustMqadmin(t, "getBrokerEpoch", "-n", ns.Addr, "-b", "broker-e", "-json"); !strings.Contains(js, `"maxOffset": 4096`) {
 		t.Fatalf("getBrokerEpoch -json: %s", js)
 	}
-	if out := mustMqadmin(t, "getBrokerEpoch", "-n", ns.Addr, "-c", "no-such-cluster"); out != "[error] "+clusterNotFoundMessage {
-		t.Fatalf("unknown cluster: %q", out)
+	// An unknown cluster: Java prints "[error] Make sure ..." on stdout and
+	// exits 0; here it is an error (mqadmin_exit_test.go).
+	if r := mqadmin(t, "getBrokerEpoch", "-n", ns.Addr, "-c", "no-such-cluster"); r.code != 1 || r.stdout != "" {
+		t.Fatalf("unknown cluster: exit %d %q %q", r.code, r.stdout, r.stderr)
 	}
 
-	// cmd/broker has no controller mode: Java's broker answers SYSTEM_ERROR then.
+	// cmd/broker not in controller mode: Java's broker answers SYSTEM_ERROR then.
 	startBroker(t, brokerSpec{cluster: "cluster-r", name: "broker-r", nameServers: []*process{ns}})
 	eventually(t, 10*time.Second, "broker-r registered", func() error {
 		if info, err := clusterInfoOf(ns.Addr); err != nil || len(info.ClusterAddrTable["cluster-r"]) == 0 {
@@ -82,7 +87,49 @@ func TestMqadminGetBrokerEpoch(t *testing.T) {
 	}
 }
 
-const clusterNotFoundMessage = "Make sure the specified clusterName exists or the name server connected to is correct."
+// getBrokerEpoch against cmd/broker in controller mode under a real
+// cmd/controller: each broker answers the epochs it learnt, master as id 0
+// and slave under its controller id; after the master's kill -9 the new
+// master lists epochs 1 and 2, the first ending where the second starts and
+// the last (printed) ending at its max offset.
+func TestMqadminGetBrokerEpochOfControllerModeBrokers(t *testing.T) {
+	ctl := startControllerGroup(t, 1)
+	ns := startNamesrv(t)
+	const cluster, set = "epoch-cluster", "epoch-set"
+	a, b := startMasterAndSlave(t, ns, cluster, set, controllerModeConf(ctl.addrs[0]), 20*time.Second)
+	epochs := func() map[string]wire.EpochEntryCache {
+		t.Helper()
+		var caches map[string]wire.EpochEntryCache
+		if err := json.Unmarshal([]byte(mustMqadmin(t, "getBrokerEpoch", "-n", ns.Addr, "-b", set, "-json")), &caches); err != nil {
+			t.Fatal(err)
+		}
+		return caches
+	}
+	caches := epochs()
+	for addr, wantID := range map[string]int64{a.Addr: 0, b.Addr: 2} {
+		c, ok := caches[addr]
+		if !ok || c.ClusterName != cluster || c.BrokerName != set || c.BrokerID != wantID || len(c.EpochList) != 1 ||
+			c.EpochList[0].Epoch != 1 || c.EpochList[0].EndOffset != math.MaxInt64 || c.MaxOffset < c.EpochList[0].StartOffset {
+			t.Fatalf("%s's epoch cache %+v (present %t), want id %d and epoch 1", addr, c, ok, wantID)
+		}
+	}
+
+	waitInSyncSet(t, ctl.addrs, cluster, set, "[1 2]", 20*time.Second)
+	a.Kill()
+	eventually(t, 30*time.Second, "b as master", wantRoute(ns.Addr, set, map[int64]string{0: b.Addr}))
+	c := epochs()[b.Addr]
+	if c.BrokerID != 0 || len(c.EpochList) != 2 || c.EpochList[1].Epoch != 2 || c.EpochList[0].EndOffset != c.EpochList[1].StartOffset ||
+		c.EpochList[1].EndOffset != math.MaxInt64 || c.MaxOffset < c.EpochList[1].StartOffset {
+		t.Fatalf("new master's epoch cache %+v", c)
+	}
+	out := mustMqadmin(t, "getBrokerEpoch", "-n", ns.Addr, "-c", cluster)
+	text := regexp.MustCompile(`^\n#clusterName\t` + cluster + `\n#brokerName\t` + set + `\n#brokerAddr\t` + regexp.QuoteMeta(b.Addr) +
+		`\n#brokerId\t0\n#Epoch: EpochEntry\{epoch=1, startOffset=\d+, endOffset=(\d+)\}\n#Epoch: EpochEntry\{epoch=2, startOffset=(\d+), endOffset=(\d+)\}\n$`)
+	m := text.FindStringSubmatch(out)
+	if m == nil || m[1] != m[2] || m[3] == strconv.FormatInt(math.MaxInt64, 10) {
+		t.Fatalf("getBrokerEpoch -c after the failover:\n%s", out)
+	}
+}
 
 // startMqadmin runs mqadmin in the background (a repeating -i command),
 // killed when the test ends; its stdout is returned.

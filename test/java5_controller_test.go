@@ -164,6 +164,7 @@ func TestJava5ControllerServesOurBrokers(t *testing.T) {
 			t.Fatalf("mqadmin %v against Java's controller: Java (exit %d):\n%s\nours (exit %d):\n%s%s", args, code, java, ours.code, ours.stdout, ours.stderr)
 		}
 	}
+	javaReadsOurEpochCache(t, build, ns.Addr, set)
 	killed := time.Now()
 	a.Kill()
 	eventually(t, 60*time.Second, "b as master", wantRoute(ns.Addr, set, map[int64]string{0: b.Addr}))

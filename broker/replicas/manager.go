@@ -62,6 +62,7 @@ type Manager struct {
 	sss          []int64
 	sssEpoch     int32
 	master       bool
+	epochs       epochLog // for GET_BROKER_EPOCH_CACHE
 
 	notices   chan notice
 	stop      chan struct{}
@@ -537,6 +538,7 @@ func (m *Manager) changeRole(masterID int64, masterAddr string, epoch int32, sss
 		return
 	}
 	m.masterEpoch, m.masterID, m.masterAddr = epoch, masterID, masterAddr
+	m.epochs.add(epoch, m.Offset())
 	m.master = masterID == m.controllerID
 	if sss != nil && sss.SyncStateSetEpoch > m.sssEpoch {
 		m.sss, m.sssEpoch = sss.SyncStateSet, sss.SyncStateSetEpoch

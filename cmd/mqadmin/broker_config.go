@@ -69,7 +69,7 @@ func runGetBrokerConfig(e *env) error {
 		for _, set := range sets {
 			targets = append(targets, set...)
 		}
-		err = askEach(e, targets, func(t brokerTarget) error {
+		err = askBrokers(e, targets, func(t brokerTarget) error {
 			return print(brokerConfigHeader(t), t)
 		})
 	default:
@@ -114,7 +114,7 @@ func runUpdateBrokerConfig(e *env) error {
 	}
 	key, value := e.args.get("k"), e.args.get("v")
 	body := javaprops.FormatFile(map[string]string{key: value})
-	return askEach(e, targets, func(t brokerTarget) error {
+	return askBrokers(e, targets, func(t brokerTarget) error {
 		if _, err := e.client.invoke(t.addr, remoting.UPDATE_BROKER_CONFIG, nil, body); err != nil {
 			return err
 		}

@@ -24,7 +24,7 @@ func runBrokerStatus(e *env) error {
 	}
 	withAddr := !e.args.has("b")
 	tables := map[string]map[string]string{}
-	err = askEach(e, targets, func(t brokerTarget) error {
+	err = askBrokers(e, targets, func(t brokerTarget) error {
 		resp, err := e.client.invoke(t.addr, remoting.GET_BROKER_RUNTIME_INFO, nil, nil)
 		if err != nil {
 			return err

@@ -38,7 +38,7 @@ func clusterSets(e *env, cluster string) ([][]brokerTarget, error) {
 	}
 	names, ok := info.ClusterAddrTable[cluster]
 	if !ok {
-		return nil, fmt.Errorf("cluster %q not found in the name server's cluster table. %s", cluster, clusterNotFound)
+		return nil, errClusterNotFound(cluster)
 	}
 	var sets [][]brokerTarget
 	for _, name := range sortedCopy(names) {
@@ -86,27 +86,22 @@ func brokerOrCluster(e *env, allMembers bool) ([]brokerTarget, error) {
 	}
 }
 
-// askEach runs ask for every target in turn and goes on past failures: each
-// is a line on errOut, what the others printed stays. One target's failure
-// is the command's error; some failing among several is a partialFailure
-// (exit 2), all failing an error.
-func askEach(e *env, targets []brokerTarget, ask func(t brokerTarget) error) error {
-	if len(targets) == 1 && targets[0].brokerName == "" {
-		return ask(targets[0])
-	}
-	failed := 0
+// askBrokers asks every target with askEach (peraddress.go): past
+// failures, the good output kept, exit 2 when some of several failed. A
+// cluster member's failure names its set too.
+func askBrokers(e *env, targets []brokerTarget, ask func(t brokerTarget) error) error {
+	byAddr := make(map[string]brokerTarget, len(targets))
+	addrs := make([]string, 0, len(targets))
 	for _, t := range targets {
-		if err := ask(t); err != nil {
-			failed++
-			fmt.Fprintf(e.errOut, "broker %s failed: %v\n", t, err)
+		byAddr[t.addr] = t
+		addrs = append(addrs, t.addr)
+	}
+	return askEach(e, addrs, "brokers", func(addr string) error {
+		t := byAddr[addr]
+		err := ask(t)
+		if err != nil && t.brokerName != "" {
+			return fmt.Errorf("broker %s failed: %w", t, err)
 		}
-	}
-	switch {
-	case failed == 0:
-		return nil
-	case failed == len(targets):
-		return fmt.Errorf("every one of the %d brokers failed", failed)
-	default:
-		return &partialFailure{failed: failed, total: len(targets), what: "brokers"}
-	}
+		return err
+	})
 }

@@ -187,6 +187,7 @@ func runUpdateTopic(e *env) error {
 		_, err := e.client.invoke(addr, remoting.UPDATE_AND_CREATE_TOPIC, remoting.EncodeHeader(header), nil)
 		return err
 	}
+	var createErr, orderErr error // partial failures: the command goes on
 	switch {
 	case e.args.has("b"):
 		addr := e.args.get("b")
@@ -199,8 +200,8 @@ func runUpdateTopic(e *env) error {
 				return err
 			}
 			orderConf := brokerNameOf(info, addr) + ":" + strconv.Itoa(int(tc.WriteQueueNums))
-			if err := putOrderConf(e, tc.TopicName, orderConf, false); err != nil {
-				return err
+			if orderErr = putOrderConf(e, tc.TopicName, orderConf, false); !someAnswered(orderErr) {
+				return orderErr
 			}
 			fmt.Fprintf(e.out, "set broker orderConf. isOrder=%t, orderConf=[%s]\n", tc.Order, orderConf)
 		}
@@ -213,13 +214,17 @@ func runUpdateTopic(e *env) error {
 		}
 		masters, ok := mastersOf(info, cluster)
 		if !ok {
-			return fmt.Errorf("cluster %q not found: make sure the specified clusterName exists or the name server connected to is correct", cluster)
+			return errClusterNotFound(cluster)
 		}
-		for _, addr := range masters {
+		createErr = askEach(e, masters, "brokers", func(addr string) error {
 			if err := create(addr); err != nil {
 				return err
 			}
 			fmt.Fprintf(e.out, "create topic to %s success.\n", addr)
+			return nil
+		})
+		if !someAnswered(createErr) {
+			return createErr
 		}
 		if tc.Order {
 			var parts []string
@@ -227,8 +232,8 @@ func runUpdateTopic(e *env) error {
 				parts = append(parts, name+":"+strconv.Itoa(int(tc.WriteQueueNums)))
 			}
 			orderConf := strings.Join(parts, ";")
-			if err := putOrderConf(e, tc.TopicName, orderConf, true); err != nil {
-				return err
+			if orderErr = putOrderConf(e, tc.TopicName, orderConf, true); !someAnswered(orderErr) {
+				return orderErr
 			}
 			fmt.Fprintf(e.out, "set cluster orderConf. isOrder=%t, orderConf=[%s]\n", tc.Order, orderConf)
 		}
@@ -236,7 +241,12 @@ func runUpdateTopic(e *env) error {
 		return errUsage
 	}
 	fmt.Fprintln(e.out, topicConfigText(tc))
-	return nil
+	return firstFailure(createErr, orderErr)
+}
+
+// errClusterNotFound is an unknown -c cluster (Java CommandUtil's message).
+func errClusterNotFound(cluster string) error {
+	return fmt.Errorf("cluster %q not found: make sure the specified clusterName exists or the name server connected to is correct", cluster)
 }
 
 // errUsage makes main print the command's help, as Java does when neither
@@ -298,17 +308,13 @@ func mergeOrderConf(old, update string) string {
 	return strings.Join(parts, ";")
 }
 
-// forEachNameServer runs f on every NameServer in turn and stops at the first error.
+// forEachNameServer runs f on every NameServer of -n with askEach: a
+// failure does not stop the others.
 func forEachNameServer(e *env, f func(addr string) error) error {
 	if len(e.client.nameServers) == 0 {
 		return errNoNameServer
 	}
-	for _, addr := range e.client.nameServers {
-		if err := f(addr); err != nil {
-			return err
-		}
-	}
-	return nil
+	return askEach(e, e.client.nameServers, "name servers", f)
 }
 
 func runDeleteTopic(e *env) error {
@@ -317,22 +323,51 @@ func runDeleteTopic(e *env) error {
 	if err != nil {
 		return err
 	}
-	masters, _ := mastersOf(info, cluster)
-	for _, addr := range masters {
-		if _, err := e.client.invoke(addr, remoting.DELETE_TOPIC_IN_BROKER, map[string]string{"topic": topic}, nil); err != nil {
-			return err
-		}
+	masters, ok := mastersOf(info, cluster)
+	if !ok {
+		return errClusterNotFound(cluster)
+	}
+	if err := topicInCluster(e, info, topic, cluster); err != nil {
+		return err
+	}
+	brokersErr := askEach(e, masters, "brokers", func(addr string) error {
+		_, err := e.client.invoke(addr, remoting.DELETE_TOPIC_IN_BROKER, map[string]string{"topic": topic}, nil)
+		return err
+	})
+	if !someAnswered(brokersErr) {
+		return brokersErr
 	}
 	fmt.Fprintf(e.out, "delete topic [%s] from cluster [%s] success.\n", topic, cluster)
-	err = forEachNameServer(e, func(addr string) error {
+	nsErr := forEachNameServer(e, func(addr string) error {
 		_, err := e.client.invoke(addr, remoting.DELETE_TOPIC_IN_NAMESRV, map[string]string{"topic": topic, "clusterName": cluster}, nil)
 		return err
 	})
+	if !someAnswered(nsErr) {
+		return nsErr
+	}
+	fmt.Fprintf(e.out, "delete topic [%s] from NameServer success.\n", topic)
+	return firstFailure(brokersErr, nsErr)
+}
+
+// topicInCluster checks, before deleteTopic deletes anything, that the
+// NameServer's route of the topic names a broker of the cluster: Java
+// prints success for a topic that does not exist, which hides a typo.
+func topicInCluster(e *env, info *route.ClusterInfo, topic, cluster string) error {
+	data, err := e.client.topicRoute(topic)
+	var refused *serverError
+	if errors.As(err, &refused) && refused.code == remoting.TOPIC_NOT_EXIST {
+		return fmt.Errorf("topic [%s] not found: the name server has no route for it; nothing deleted", topic)
+	}
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(e.out, "delete topic [%s] from NameServer success.\n", topic)
-	return nil
+	members := info.ClusterAddrTable[cluster]
+	for _, bd := range data.BrokerDatas {
+		if slices.Contains(members, bd.BrokerName) {
+			return nil
+		}
+	}
+	return fmt.Errorf("topic [%s] is not in cluster [%s]: no broker of the cluster is in its route; nothing deleted", topic, cluster)
 }
 
 func runTopicList(e *env) error {
@@ -528,27 +563,41 @@ func printClusterList(e *env, brokers []clusterBroker) error {
 }
 
 // runWritePerm asks every NameServer in turn, as Java does, and goes on past
-// one that fails: each success is a line on out, each failure a line on
-// errOut, and any failure makes the result a partialFailure.
+// one that fails: each success is a line on out, each failure (a NameServer
+// that does not answer, or where no broker of that name is registered:
+// Java's "OK, 0") a line on errOut.
 func runWritePerm(e *env, code int32, verb, countField string) error {
 	broker := e.args.get("b")
-	failed := 0
-	err := forEachNameServer(e, func(addr string) error {
+	return forEachNameServer(e, func(addr string) error {
+		failed := func(err error) error {
+			return fmt.Errorf("%s write perm of broker[%s] in name server[%s] Failed\n%w", verb, broker, addr, err)
+		}
+		if err := brokerRegisteredAt(e, addr, broker); err != nil {
+			return failed(err)
+		}
 		resp, err := e.client.invoke(addr, code, map[string]string{"brokerName": broker}, nil)
 		if err != nil {
-			failed++
-			fmt.Fprintf(e.errOut, "%s write perm of broker[%s] in name server[%s] Failed\n%v\n", verb, broker, addr, err)
-			return nil
+			return failed(err)
 		}
 		count, _ := strconv.Atoi(resp.ExtFields[countField])
 		fmt.Fprintf(e.out, "%s write perm of broker[%s] in name server[%s] OK, %d\n", verb, broker, addr, count)
 		return nil
 	})
+}
+
+// brokerRegisteredAt checks that the NameServer at addr has a broker set of
+// that name in its cluster table.
+func brokerRegisteredAt(e *env, addr, broker string) error {
+	resp, err := e.client.invoke(addr, remoting.GET_BROKER_CLUSTER_INFO, nil, nil)
 	if err != nil {
 		return err
 	}
-	if failed > 0 {
-		return &partialFailure{failed: failed, total: len(e.client.nameServers), what: "name servers"}
+	info, err := route.DecodeClusterInfo(resp.Body)
+	if err != nil {
+		return fmt.Errorf("decode cluster info from %s: %w", addr, err)
+	}
+	if _, ok := info.BrokerAddrTable[broker]; !ok {
+		return fmt.Errorf("no broker named %s is registered in this name server", broker)
 	}
 	return nil
 }
@@ -564,68 +613,35 @@ func runDeleteKvConfig(e *env) error {
 }
 
 // sendToAllThenPrint sends one request to every NameServer in turn and
-// prints success once all answered.
+// prints success once all answered, or some did (the others named on
+// errOut).
 func sendToAllThenPrint(e *env, code int32, ext map[string]string, success string) error {
-	if err := forEachNameServer(e, func(addr string) error {
+	err := forEachNameServer(e, func(addr string) error {
 		_, err := e.client.invoke(addr, code, ext, nil)
 		return err
-	}); err != nil {
-		return err
+	})
+	if someAnswered(err) {
+		fmt.Fprintln(e.out, success)
 	}
-	fmt.Fprintln(e.out, success)
-	return nil
+	return err
 }
 
+// nameServerConfigs are the NameServers' settings commands.
+var nameServerConfigs = configServers{what: "name servers", getCode: remoting.GET_NAMESRV_CONFIG, updateCode: remoting.UPDATE_NAMESRV_CONFIG,
+	withPending: true, updated: "update name server config success!", atRestart: pendingAfter}
+
 func runGetNamesrvConfig(e *env) error {
-	configs := map[string]map[string]string{}
-	pending := map[string]string{}
-	if err := forEachNameServer(e, func(addr string) error {
-		resp, err := e.client.invoke(addr, remoting.GET_NAMESRV_CONFIG, nil, nil)
-		if err != nil {
-			return err
-		}
-		configs[addr] = parseProperties(resp.Body)
-		pending[addr] = formatPendingRestart(resp.Body)
-		return nil
-	}); err != nil {
-		return err
+	if len(e.client.nameServers) == 0 {
+		return errNoNameServer
 	}
-	if e.json {
-		return e.printJSON(configs)
-	}
-	for _, addr := range e.client.nameServers {
-		fmt.Fprint(e.out, formatNamesrvConfig(addr, configs[addr]), pending[addr])
-	}
-	return nil
+	return getConfigs(e, e.client.nameServers, nameServerConfigs)
 }
 
 func runUpdateNamesrvConfig(e *env) error {
-	key, value := e.args.get("k"), e.args.get("v")
-	body := []byte(key + "=" + value + "\n")
-	summaries := map[string]string{}
-	read := func(addr string) (configView, error) {
-		resp, err := e.client.invoke(addr, remoting.GET_NAMESRV_CONFIG, nil, nil)
-		if err != nil {
-			return configView{}, err
-		}
-		return parseConfigView(resp.Body), nil
+	if len(e.client.nameServers) == 0 {
+		return errNoNameServer
 	}
-	if err := forEachNameServer(e, func(addr string) error {
-		before, beforeErr := read(addr)
-		if _, err := e.client.invoke(addr, remoting.UPDATE_NAMESRV_CONFIG, nil, body); err != nil {
-			return err
-		}
-		summaries[addr] = ""
-		if after, err := read(addr); beforeErr == nil && err == nil {
-			summaries[addr] = updateSummary(before, after, pendingAfter)
-		}
-		return nil
-	}); err != nil {
-		return err
-	}
-	fmt.Fprintf(e.out, "update name server config success!%s\n%s : %s\n", "["+strings.Join(e.client.nameServers, ", ")+"]", key, value)
-	printUpdateSummaries(e.out, e.client.nameServers, summaries)
-	return nil
+	return updateConfigs(e, e.client.nameServers, nameServerConfigs)
 }
 
 func runUpdateOrderConf(e *env) error {
@@ -642,18 +658,20 @@ func runUpdateOrderConf(e *env) error {
 			return fmt.Errorf("please set orderConf with option -v")
 		}
 		orderConf := e.args.get("v")
-		if err := putOrderConf(e, topic, orderConf, true); err != nil {
-			return err
+		err := putOrderConf(e, topic, orderConf, true)
+		if someAnswered(err) {
+			fmt.Fprintf(e.out, "update orderConf success. topic=[%s], orderConf=[%s]", topic, orderConf)
 		}
-		fmt.Fprintf(e.out, "update orderConf success. topic=[%s], orderConf=[%s]", topic, orderConf)
+		return err
 	case "delete":
-		if err := forEachNameServer(e, func(addr string) error {
+		err := forEachNameServer(e, func(addr string) error {
 			_, err := e.client.invoke(addr, remoting.DELETE_KV_CONFIG, map[string]string{"namespace": orderTopicConfigNamespace, "key": topic}, nil)
 			return err
-		}); err != nil {
-			return err
+		})
+		if someAnswered(err) {
+			fmt.Fprintf(e.out, "delete orderConf success. topic=[%s]", topic)
 		}
-		fmt.Fprintf(e.out, "delete orderConf success. topic=[%s]", topic)
+		return err
 	default:
 		return errUsage
 	}

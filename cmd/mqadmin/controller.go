@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"maps"
 	"slices"
@@ -64,52 +65,15 @@ func controllerList(e *env) []string { return splitAddrList(e.args.get("a")) }
 var controllerCodes = map[int32]bool{wire.CodeGetControllerConfig: true, wire.CodeUpdateControllerConfig: true,
 	wire.CodeCleanBrokerData: true, wire.CodeGetMetadataInfo: true, wire.CodeGetSyncStateData: true, wire.CodeElectMaster: true}
 
-func runGetControllerConfig(e *env) error {
-	configs := map[string]map[string]string{}
-	list := controllerList(e)
-	for _, addr := range list {
-		resp, err := e.client.invoke(addr, wire.CodeGetControllerConfig, nil, nil)
-		if err != nil {
-			return err
-		}
-		configs[addr] = parseProperties(resp.Body)
-	}
-	if e.json {
-		return e.printJSON(configs)
-	}
-	for _, addr := range list {
-		fmt.Fprint(e.out, formatNamesrvConfig(addr, configs[addr]))
-	}
-	return nil
-}
+// controllerConfigs are the controllers' settings commands: a changed key
+// waits for a restart by the controller's own rule.
+var controllerConfigs = configServers{what: "controllers", getCode: wire.CodeGetControllerConfig, updateCode: wire.CodeUpdateControllerConfig,
+	updated: "update controller config success!", atRestart: func(key string, _ configView) bool { return config.AppliesAtRestart(key) }}
+
+func runGetControllerConfig(e *env) error { return getConfigs(e, controllerList(e), controllerConfigs) }
 
 func runUpdateControllerConfig(e *env) error {
-	key, value := e.args.get("k"), e.args.get("v")
-	list := controllerList(e)
-	summaries := map[string]string{}
-	read := func(addr string) (configView, error) {
-		resp, err := e.client.invoke(addr, wire.CodeGetControllerConfig, nil, nil)
-		if err != nil {
-			return configView{}, err
-		}
-		return parseConfigView(resp.Body), nil
-	}
-	atRestart := func(key string, _ configView) bool { return config.AppliesAtRestart(key) }
-	for _, addr := range list {
-		before, beforeErr := read(addr)
-		if _, err := e.client.invoke(addr, wire.CodeUpdateControllerConfig, nil, []byte(key+"="+value+"\n")); err != nil {
-			return err
-		}
-		summaries[addr] = ""
-		if after, err := read(addr); beforeErr == nil && err == nil {
-			summaries[addr] = updateSummary(before, after, atRestart)
-		}
-	}
-	if _, err := fmt.Fprintf(e.out, "update controller config success![%s]\n%s : %s\n", strings.Join(list, ", "), key, value); err != nil {
-		return err
-	}
-	printUpdateSummaries(e.out, list, summaries)
-	return nil
+	return updateConfigs(e, controllerList(e), controllerConfigs)
 }
 
 func runCleanBrokerMetadata(e *env) error {
@@ -149,26 +113,66 @@ func controllerMetaData(e *env, addr string) (*wire.GetMetaDataResponse, error) 
 	return &md, nil
 }
 
-// controllerLeader is the leader's address as the given controller names it.
-func controllerLeader(e *env, addr string) (string, error) {
-	md, err := controllerMetaData(e, addr)
-	if err != nil {
-		return "", err
+// controllerLeader is the leader's address as the first controller of the
+// -a list that names one says. Java asks the one address it is given; a list
+// is asked in order, so a dead or leaderless first controller does not stop
+// the command.
+func controllerLeader(e *env, list string) (string, error) {
+	addrs := splitAddrList(list)
+	if len(addrs) == 0 {
+		return "", errNoAddress
 	}
-	if md.ControllerLeaderAddress == "" {
-		return "", fmt.Errorf("the controller %s knows no leader", addr)
+	var errs []error
+	for _, addr := range addrs {
+		md, err := controllerMetaData(e, addr)
+		if err == nil && md.ControllerLeaderAddress != "" {
+			return md.ControllerLeaderAddress, nil
+		}
+		if err == nil {
+			err = fmt.Errorf("the controller %s knows no leader", addr)
+		}
+		errs = append(errs, err)
 	}
-	return md.ControllerLeaderAddress, nil
+	return "", errors.Join(errs...)
 }
 
+// runGetControllerMetaData prints Java's block for the controller of -a;
+// with a list, each controller's under a ====addr==== line (JSON: address
+// -> metadata), asked with askEach.
 func runGetControllerMetaData(e *env) error {
-	md, err := controllerMetaData(e, e.args.get("a"))
-	if err != nil {
+	list := controllerList(e)
+	if len(list) == 0 {
+		return errNoAddress
+	}
+	mds := map[string]*wire.GetMetaDataResponse{}
+	asked := askEach(e, list, "controllers", func(addr string) error {
+		md, err := controllerMetaData(e, addr)
+		mds[addr] = md
+		return err
+	})
+	if !someAnswered(asked) {
+		return asked
+	}
+	if len(list) == 1 {
+		if e.json {
+			return e.printJSON(mds[list[0]])
+		}
+		_, err := fmt.Fprint(e.out, formatControllerMetaData(mds[list[0]]))
 		return err
 	}
 	if e.json {
-		return e.printJSON(md)
+		return firstFailure(asked, e.printJSON(mds))
 	}
+	for _, addr := range list {
+		if md := mds[addr]; md != nil {
+			fmt.Fprintf(e.out, "============%s============%s", addr, formatControllerMetaData(md))
+		}
+	}
+	return asked
+}
+
+// formatControllerMetaData is Java's getControllerMetaData block.
+func formatControllerMetaData(md *wire.GetMetaDataResponse) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "\n#ControllerGroup\t%s\n#ControllerLeaderId\t%s\n#ControllerLeaderAddress\t%s", md.Group,
 		javaNull(md.ControllerLeaderID), javaNull(md.ControllerLeaderAddress))
@@ -178,8 +182,7 @@ func runGetControllerMetaData(e *env) error {
 		}
 	}
 	b.WriteString("\n")
-	_, err = fmt.Fprint(e.out, b.String())
-	return err
+	return b.String()
 }
 
 // javaNull prints an absent string as Java's %s prints null.
@@ -223,19 +226,21 @@ func runGetSyncStateSet(e *env) error {
 }
 
 func getSyncStateSetOnce(e *env) error {
-	addr := strings.Split(strings.TrimSpace(e.args.get("a")), ";")[0] // Java: the first of the trimmed list
 	names := []string{e.args.get("b")}
 	if !e.args.has("b") {
 		info, err := e.client.clusterInfo()
 		if err != nil {
 			return err
 		}
-		names = info.ClusterAddrTable[e.args.get("c")]
+		var ok bool
+		if names, ok = info.ClusterAddrTable[e.args.get("c")]; !ok {
+			return errClusterNotFound(e.args.get("c"))
+		}
 	}
 	if len(names) == 0 {
 		return nil
 	}
-	leader, err := controllerLeader(e, addr)
+	leader, err := controllerLeader(e, e.args.get("a")) // Java: the first of the list only
 	if err != nil {
 		return err
 	}
@@ -248,8 +253,19 @@ func getSyncStateSetOnce(e *env) error {
 	if err := json.Unmarshal(resp.Body, &info); err != nil {
 		return fmt.Errorf("sync state data from %s: %w", leader, err)
 	}
+	// The controller leaves out the sets it does not know: each is a
+	// failure of its own, as a server that did not answer.
+	unknown := askEach(e, names, "broker sets", func(name string) error {
+		if _, ok := info.ReplicasInfoTable[name]; !ok {
+			return fmt.Errorf("broker set %s is not known to the controller %s (a typo, or a set not in controller mode)", name, leader)
+		}
+		return nil
+	})
+	if !someAnswered(unknown) {
+		return unknown
+	}
 	if e.json {
-		return e.printJSON(info)
+		return firstFailure(unknown, e.printJSON(info))
 	}
 	var b strings.Builder
 	for _, name := range slices.Sorted(maps.Keys(info.ReplicasInfoTable)) {
@@ -272,7 +288,7 @@ func getSyncStateSetOnce(e *env) error {
 		}
 	}
 	_, err = fmt.Fprint(e.out, b.String())
-	return err
+	return firstFailure(unknown, err)
 }
 
 func runElectMaster(e *env) error {

@@ -22,9 +22,6 @@ var epochCommand = command{name: "getBrokerEpoch", desc: "Fetch broker epoch ent
 
 func init() { commands = append(commands, epochCommand) }
 
-// clusterNotFound is Java's CommandUtil message for an unknown cluster.
-const clusterNotFound = "Make sure the specified clusterName exists or the name server connected to is correct."
-
 func runGetBrokerEpoch(e *env) error {
 	if !e.args.has("b") && !e.args.has("c") {
 		return errUsage
@@ -39,13 +36,16 @@ func getBrokerEpochOnce(e *env) error {
 	}
 	var addrs []string
 	if e.args.has("b") {
-		addrs = setAddresses(info, e.args.get("b"))
+		name := e.args.get("b")
+		if addrs = setAddresses(info, name); len(addrs) == 0 {
+			return fmt.Errorf("broker set %s not found: the name server's cluster table has no broker of that name", name)
+		}
 	} else {
 		names, ok := info.ClusterAddrTable[e.args.get("c")]
 		if !ok {
-			// Java prints this and carries on with no broker.
-			_, err := fmt.Fprintf(e.out, "[error] %s", clusterNotFound)
-			return err
+			// Java prints "[error] ..." on stdout, exit 0, and carries on
+			// with no broker.
+			return errClusterNotFound(e.args.get("c"))
 		}
 		for _, name := range names {
 			addrs = append(addrs, setAddresses(info, name)...)
@@ -54,24 +54,32 @@ func getBrokerEpochOnce(e *env) error {
 		addrs = slices.Compact(addrs)
 	}
 	caches := map[string]*wire.EpochEntryCache{}
-	for _, addr := range addrs {
+	asked := askEach(e, addrs, "brokers", func(addr string) error {
 		resp, err := e.client.invoke(addr, wire.CodeGetBrokerEpochCache, nil, nil)
 		if err != nil {
 			return err
 		}
-		if caches[addr], err = wire.DecodeEpochEntryCache(resp.Body); err != nil {
+		cache, err := wire.DecodeEpochEntryCache(resp.Body)
+		if err != nil {
 			return fmt.Errorf("epoch cache from %s: %w", addr, err)
 		}
+		caches[addr] = cache
+		return nil
+	})
+	if !someAnswered(asked) {
+		return asked
 	}
 	if e.json {
-		return e.printJSON(caches)
+		return firstFailure(asked, e.printJSON(caches))
 	}
 	var b strings.Builder
 	for _, addr := range addrs {
-		writeEpochCache(&b, addr, caches[addr])
+		if cache, ok := caches[addr]; ok {
+			writeEpochCache(&b, addr, cache)
+		}
 	}
 	_, err = fmt.Fprint(e.out, b.String())
-	return err
+	return firstFailure(asked, err)
 }
 
 // setAddresses is every member's address of one broker set, sorted (Java

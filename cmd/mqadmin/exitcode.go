@@ -26,6 +26,17 @@ func (p *partialFailure) Error() string {
 	return fmt.Sprintf("%d of %d %s failed", p.failed, p.total, p.what)
 }
 
+// allFailed is a command's result when every one of several servers it
+// asked failed (askEach): each failure is named on stderr; exit 1.
+type allFailed struct {
+	total int
+	what  string
+}
+
+func (a *allFailed) Error() string {
+	return fmt.Sprintf("all %d %s failed", a.total, a.what)
+}
+
 // exitStatus is the status a command's error maps to.
 func exitStatus(err error) int {
 	var partial *partialFailure

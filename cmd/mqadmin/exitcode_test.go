@@ -27,3 +27,9 @@ func TestExitStatusTellsPartialFromFailed(t *testing.T) {
 		t.Errorf("wording: %q", partial.Error())
 	}
 }
+
+func TestAllFailedIsExitOne(t *testing.T) {
+	if got := exitStatus(&allFailed{total: 2, what: "controllers"}); got != exitFailed {
+		t.Fatalf("exit %d", got)
+	}
+}

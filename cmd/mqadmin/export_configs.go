@@ -60,7 +60,7 @@ func runExportConfigs(e *env) error {
 			result.ClusterScale["slaveBrokerSize"] += len(set)
 		}
 	}
-	askErr := askEach(e, masters, func(t brokerTarget) error {
+	askErr := askBrokers(e, masters, func(t brokerTarget) error {
 		props, err := brokerConfig(e, t.addr)
 		if err != nil {
 			return err

@@ -31,7 +31,7 @@ func haStatusOnce(e *env) error {
 		return err
 	}
 	infos := map[string]admin.HARuntimeInfo{}
-	err = askEach(e, targets, func(t brokerTarget) error {
+	err = askBrokers(e, targets, func(t brokerTarget) error {
 		resp, err := e.client.invoke(t.addr, admin.CodeGetBrokerHAStatus, nil, nil)
 		if err != nil {
 			return err

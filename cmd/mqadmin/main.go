@@ -37,7 +37,7 @@ func run(args []string, envNamesrv string, stdout, stderr io.Writer) int {
 		}
 		cmd, ok := findCommand(args[1])
 		if !ok {
-			fmt.Fprintf(stderr, "The sub command %s not exist.\n", args[1])
+			reportUnknownCommand(stderr, args[1])
 			return 1
 		}
 		fmt.Fprint(stdout, usage(cmd.name, cmd.allOptions()))
@@ -45,8 +45,7 @@ func run(args []string, envNamesrv string, stdout, stderr io.Writer) int {
 	}
 	cmd, ok := findCommand(args[0])
 	if !ok {
-		fmt.Fprintf(stderr, "The sub command %s not exist.\n", args[0])
-		printCommandList(stderr)
+		reportUnknownCommand(stderr, args[0])
 		return 1
 	}
 	parsed, err := parseArgs(args[1:], cmd.allOptions())
@@ -89,4 +88,5 @@ func printCommandList(w io.Writer) {
 		fmt.Fprintf(w, "   %-35s %s\n", cmd.name, cmd.desc)
 	}
 	fmt.Fprintln(w, "\nSee 'mqadmin help <command>' for more information on a specific command.")
+	fmt.Fprintln(w, javaPointer())
 }

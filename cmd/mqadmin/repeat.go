@@ -13,7 +13,8 @@ const defaultInterval = 3 * time.Second
 // repeatEvery runs once, and with -i again every -i seconds until it fails
 // or the process is stopped, as Java's getSyncStateSet and getBrokerEpoch
 // do (an empty -i is 3 s; one that is not a number fails, as Java's
-// Integer.parseInt).
+// Integer.parseInt). A round where some servers did not answer goes on
+// (they were named on errOut and may answer the next), as clusterList -i.
 func repeatEvery(e *env, once func() error) error {
 	if !e.args.has("i") {
 		return once()
@@ -27,7 +28,7 @@ func repeatEvery(e *env, once func() error) error {
 		interval = time.Duration(seconds) * time.Second
 	}
 	for {
-		if err := once(); err != nil {
+		if err := once(); !someAnswered(err) {
 			return err
 		}
 		time.Sleep(interval)
