@@ -109,6 +109,20 @@ func TestMqadminBrokerConfigCommands(t *testing.T) {
 	if strings.Count(out, "update broker config success") != 3 {
 		t.Fatalf("updateBrokerConfig -c -a (every member): %q", out)
 	}
+
+	// broker-a without its master: its slave listed under NO_MASTER, as Java's.
+	c.masterA.Stop()
+	eventually(t, 10*time.Second, "broker-a's master gone from the cluster table", func() error {
+		known, err := brokerAddrsOf(c.nsAddr)
+		if err != nil || known["broker-a/0="+c.masterA.Addr] {
+			return fmt.Errorf("still registered (%v)", err)
+		}
+		return nil
+	})
+	out = mustMqadmin(t, append([]string{"getBrokerConfig", "-c", "C1"}, n...)...)
+	if !strings.Contains(out, "============Master: NO_MASTER============\n============My Master: NO_MASTER=====Slave: "+c.slaveA.Addr+"============\n") {
+		t.Fatalf("getBrokerConfig -c of a set without master:\n%s", out)
+	}
 }
 
 func TestMqadminBrokerStatusAndHAStatus(t *testing.T) {

@@ -69,8 +69,17 @@ func runGetBrokerConfig(e *env) error {
 		for _, set := range sets {
 			targets = append(targets, set...)
 		}
+		noMasterShown := false
 		err = askBrokers(e, targets, func(t brokerTarget) error {
-			return print(brokerConfigHeader(t), t)
+			header := brokerConfigHeader(t)
+			first := t.masterAddr == "" && !noMasterShown
+			if first {
+				// Java lists the sets without master under one NO_MASTER entry.
+				header = fmt.Sprintf("============Master: %s============\n", noMasterPlaceholder) + header
+			}
+			err := print(header, t)
+			noMasterShown = noMasterShown || (first && err == nil)
+			return err
 		})
 	default:
 		return errUsage
