@@ -43,58 +43,41 @@ func brokerConfig(e *env, addr string) (map[string]string, error) {
 }
 
 func runGetBrokerConfig(e *env) error {
-	configs := map[string]map[string]string{}
-	print := func(header string, t brokerTarget) error {
-		props, err := brokerConfig(e, t.addr)
+	var targets []brokerTarget
+	switch {
+	case e.args.has("b"):
+		targets = []brokerTarget{{addr: e.args.get("b")}}
+	case e.args.has("c"):
+		sets, err := clusterSets(e, e.args.get("c"))
 		if err != nil {
 			return err
 		}
-		configs[t.addr] = props
-		if !e.json {
-			fmt.Fprint(e.out, header, formatBrokerConfig(props))
-		}
-		return nil
-	}
-	var err error
-	switch {
-	case e.args.has("b"):
-		addr := e.args.get("b")
-		err = print(fmt.Sprintf("============%s============\n", addr), brokerTarget{addr: addr})
-	case e.args.has("c"):
-		sets, setsErr := clusterSets(e, e.args.get("c"))
-		if setsErr != nil {
-			return setsErr
-		}
-		var targets []brokerTarget
 		for _, set := range sets {
 			targets = append(targets, set...)
 		}
-		noMasterShown := false
-		err = askBrokers(e, targets, func(t brokerTarget) error {
-			header := brokerConfigHeader(t)
-			first := t.masterAddr == "" && !noMasterShown
-			if first {
-				// Java lists the sets without master under one NO_MASTER entry.
-				header = fmt.Sprintf("============Master: %s============\n", noMasterPlaceholder) + header
-			}
-			err := print(header, t)
-			noMasterShown = noMasterShown || (first && err == nil)
-			return err
-		})
 	default:
 		return errUsage
 	}
-	if e.json {
-		if jsonErr := e.printJSON(configs); jsonErr != nil {
-			return jsonErr
-		}
-	}
-	return err
+	noMasterShown := false
+	return readEach(e, targets, func(t brokerTarget) (map[string]string, error) { return brokerConfig(e, t.addr) },
+		func(t brokerTarget, props map[string]string) {
+			header := brokerConfigHeader(t)
+			if t.brokerName != "" && t.masterAddr == "" && !noMasterShown {
+				// Java lists the sets without master under one NO_MASTER entry.
+				noMasterShown = true
+				header = fmt.Sprintf("============Master: %s============\n", noMasterPlaceholder) + header
+			}
+			fmt.Fprint(e.out, header, formatBrokerConfig(props))
+		})
 }
 
-// brokerConfigHeader is the line Java prints before a member of a cluster:
-// a master's address, or a slave's with its master's (NO_MASTER when none).
+// brokerConfigHeader is the line Java prints before a broker: its address
+// (-b), or as a member of a cluster a master's address, or a slave's with its
+// master's (NO_MASTER when none).
 func brokerConfigHeader(t brokerTarget) string {
+	if t.brokerName == "" {
+		return fmt.Sprintf("============%s============\n", t.addr)
+	}
 	if t.id == 0 {
 		return fmt.Sprintf("============Master: %s============\n", t.addr)
 	}

@@ -23,28 +23,17 @@ func runBrokerStatus(e *env) error {
 		return err
 	}
 	withAddr := !e.args.has("b")
-	tables := map[string]map[string]string{}
-	err = askBrokers(e, targets, func(t brokerTarget) error {
+	return readEach(e, targets, func(t brokerTarget) (map[string]string, error) {
 		resp, err := e.client.invoke(t.addr, remoting.GET_BROKER_RUNTIME_INFO, nil, nil)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		table, err := route.DecodeKVTable(resp.Body)
 		if err != nil {
-			return fmt.Errorf("runtime info of %s: %w", t.addr, err)
+			return nil, fmt.Errorf("runtime info of %s: %w", t.addr, err)
 		}
-		tables[t.addr] = table.Table
-		if !e.json {
-			printBrokerStatus(e, t.addr, table.Table, withAddr)
-		}
-		return nil
-	})
-	if e.json {
-		if jsonErr := e.printJSON(tables); jsonErr != nil {
-			return jsonErr
-		}
-	}
-	return err
+		return table.Table, nil
+	}, func(t brokerTarget, table map[string]string) { printBrokerStatus(e, t.addr, table, withAddr) })
 }
 
 // printBrokerStatus prints the table sorted by key, each line led by the

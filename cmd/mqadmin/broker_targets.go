@@ -105,3 +105,25 @@ func askBrokers(e *env, targets []brokerTarget, ask func(t brokerTarget) error) 
 		return err
 	})
 }
+
+// readEach is a read command over brokers: fetch asks one, its answer is
+// printed at once with printText, or, with -json, every answer at the end as
+// one object by address (what answered, when some did).
+func readEach[T any](e *env, targets []brokerTarget, fetch func(t brokerTarget) (T, error), printText func(t brokerTarget, v T)) error {
+	answers := map[string]T{}
+	err := askBrokers(e, targets, func(t brokerTarget) error {
+		v, err := fetch(t)
+		if err != nil {
+			return err
+		}
+		answers[t.addr] = v
+		if !e.json {
+			printText(t, v)
+		}
+		return nil
+	})
+	if e.json && someAnswered(err) {
+		return firstFailure(err, e.printJSON(answers))
+	}
+	return err
+}

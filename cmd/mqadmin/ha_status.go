@@ -30,28 +30,17 @@ func haStatusOnce(e *env) error {
 	if err != nil {
 		return err
 	}
-	infos := map[string]admin.HARuntimeInfo{}
-	err = askBrokers(e, targets, func(t brokerTarget) error {
+	return readEach(e, targets, func(t brokerTarget) (admin.HARuntimeInfo, error) {
+		var info admin.HARuntimeInfo
 		resp, err := e.client.invoke(t.addr, admin.CodeGetBrokerHAStatus, nil, nil)
 		if err != nil {
-			return err
+			return info, err
 		}
-		var info admin.HARuntimeInfo
 		if err := json.Unmarshal(resp.Body, &info); err != nil {
-			return fmt.Errorf("HA status of %s: %w", t.addr, err)
+			return info, fmt.Errorf("HA status of %s: %w", t.addr, err)
 		}
-		infos[t.addr] = info
-		if !e.json {
-			fmt.Fprint(e.out, formatHAStatus(t.addr, info))
-		}
-		return nil
-	})
-	if e.json {
-		if jsonErr := e.printJSON(infos); jsonErr != nil {
-			return jsonErr
-		}
-	}
-	return err
+		return info, nil
+	}, func(t brokerTarget, info admin.HARuntimeInfo) { fmt.Fprint(e.out, formatHAStatus(t.addr, info)) })
 }
 
 // formatHAStatus is Java's printStatus: a master's slave connections, or a
