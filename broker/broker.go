@@ -70,6 +70,8 @@ func New(cfg Config, log *logrus.Entry) (*Broker, error) {
 		handlers.ServeEpochCache(b.epochCache)
 	}
 	handlers.Register(b.server)
+	admin.RegisterConfig(b.server, newOnlineConfig(b), log)
+	admin.RegisterHAStatus(b.server, b.haStatus)
 	if cfg.BrokerID != route.MasterID || cfg.EnableControllerMode {
 		b.slave = newSlaveSync(store, b.MasterAddr, cfg.SlaveSyncPeriod, log)
 	}

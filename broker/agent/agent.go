@@ -29,8 +29,9 @@ type Agent struct {
 	cfg      Config
 	topics   TopicSource
 	pool     *pool
-	onResult func(Result)         // called with the first successful answer of each round
-	role     atomic.Pointer[Role] // set in controller mode: overrides BrokerID and StateVersion
+	onResult func(Result)          // called with the first successful answer of each round
+	role     atomic.Pointer[Role]  // set in controller mode: overrides BrokerID and StateVersion
+	perm     atomic.Pointer[int32] // set by SetBrokerPermission: overrides cfg.BrokerPermission
 	log      *logrus.Entry
 
 	wake chan struct{} // capacity 1: coalesces requests for an early round

@@ -57,7 +57,7 @@ func (a *Agent) fanOut(ctx context.Context, addrs []string, build func() *remoti
 // registrationTable applies brokerPermission to a topic table as Java does
 // before sending it: when the broker is not read+write, each perm is ANDed with it.
 func (a *Agent) registrationTable(table map[string]route.TopicConfig) map[string]route.TopicConfig {
-	perm := a.cfg.BrokerPermission
+	perm := a.brokerPermission()
 	if perm&route.PermRead != 0 && perm&route.PermWrite != 0 {
 		return table
 	}
