@@ -5,13 +5,14 @@
 package subgroup
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"maps"
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/gonamesrv/gonamesrv/internal/jsonesc"
 )
 
 // Config is one subscription group (Java SubscriptionGroupConfig). The
@@ -85,19 +86,7 @@ func DecodeConfig(body []byte) (Config, error) {
 
 // Encode writes the compact JSON a Java client sends and a Java broker
 // stores.
-func (c Config) Encode() ([]byte, error) { return marshal(c) }
-
-// marshal is json.Marshal without HTML escaping (fastjson writes <, > and &
-// as they are).
-func marshal(v any) ([]byte, error) {
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
-		return nil, err
-	}
-	return bytes.TrimRight(b.Bytes(), "\n"), nil
-}
+func (c Config) Encode() ([]byte, error) { return jsonesc.Marshal(c) }
 
 // String is Java's SubscriptionGroupConfig.toString (Guava's
 // toStringHelper), which mqadmin updateSubGroup prints. The attribute map is

@@ -10,6 +10,7 @@ import (
 
 	"github.com/gonamesrv/gonamesrv/broker/prettyjson"
 	"github.com/gonamesrv/gonamesrv/internal/atomicfile"
+	"github.com/gonamesrv/gonamesrv/internal/jsonesc"
 	"github.com/gonamesrv/gonamesrv/route"
 )
 
@@ -109,7 +110,7 @@ func EncodeWrapper(w Wrapper) ([]byte, error) {
 	if groups == nil {
 		groups = map[string]Config{}
 	}
-	return marshal(wrapperJSON{DataVersion: dataVersionJSON(w.DataVersion), ForbiddenTable: map[string]any{}, SubscriptionGroupTable: groups})
+	return jsonesc.Marshal(wrapperJSON{DataVersion: dataVersionJSON(w.DataVersion), ForbiddenTable: map[string]any{}, SubscriptionGroupTable: groups})
 }
 
 // DecodeWrapper reads a GET_ALL_SUBSCRIPTIONGROUP_CONFIG body or the file;

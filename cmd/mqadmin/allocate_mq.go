@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/gonamesrv/gonamesrv/broker/admin"
+	"github.com/gonamesrv/gonamesrv/internal/jsonesc"
 	"github.com/gonamesrv/gonamesrv/route"
 )
 
@@ -80,11 +81,11 @@ func (a allocation) javaJSON() (string, error) {
 		if i > 0 {
 			b.WriteByte(',')
 		}
-		key, err := marshalNoEscape(id)
+		key, err := jsonesc.Marshal(id)
 		if err != nil {
 			return "", err
 		}
-		value, err := marshalNoEscape(a.result[id])
+		value, err := jsonesc.Marshal(a.result[id])
 		if err != nil {
 			return "", err
 		}

@@ -11,6 +11,7 @@ import (
 	"github.com/gonamesrv/gonamesrv/broker/prettyjson"
 	"github.com/gonamesrv/gonamesrv/broker/subgroup"
 	"github.com/gonamesrv/gonamesrv/internal/atomicfile"
+	"github.com/gonamesrv/gonamesrv/internal/jsonesc"
 	"github.com/gonamesrv/gonamesrv/remoting"
 	"github.com/gonamesrv/gonamesrv/route"
 )
@@ -141,7 +142,7 @@ func exportCluster(e *env, dir string, special bool) error {
 	members := map[string]func() ([]byte, error){
 		"exportTime": func() ([]byte, error) { return []byte(strconv.FormatInt(e.now.UnixMilli(), 10)), nil },
 		"topicConfigTable": func() ([]byte, error) {
-			return javaOrderedObject(topicOrder, func(name string) ([]byte, error) { return marshalNoEscape(topicConfigJSONOf(topics[name])) })
+			return javaOrderedObject(topicOrder, func(name string) ([]byte, error) { return jsonesc.Marshal(topicConfigJSONOf(topics[name])) })
 		},
 		"subscriptionGroupTable": func() ([]byte, error) {
 			return javaOrderedObject(groupOrder, func(name string) ([]byte, error) { return groups[name].Encode() })
@@ -175,7 +176,7 @@ func javaOrderedObject(keys []string, value func(key string) ([]byte, error)) ([
 		if i > 0 {
 			b = append(b, ',')
 		}
-		k, err := marshalNoEscape(key)
+		k, err := jsonesc.Marshal(key)
 		if err != nil {
 			return nil, err
 		}

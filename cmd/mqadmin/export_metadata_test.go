@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/gonamesrv/gonamesrv/broker/subgroup"
+	"github.com/gonamesrv/gonamesrv/internal/jsonesc"
 	"github.com/gonamesrv/gonamesrv/route"
 )
 
@@ -48,7 +49,7 @@ func TestGroupWrapperFileIsPrettyJSON(t *testing.T) {
 }
 
 func TestTopicConfigJSONIsFastjsonOrder(t *testing.T) {
-	text, err := marshalNoEscape(topicConfigJSONOf(route.NewTopicConfig("T")))
+	text, err := jsonesc.Marshal(topicConfigJSONOf(route.NewTopicConfig("T")))
 	if err != nil {
 		t.Fatal(err)
 	}

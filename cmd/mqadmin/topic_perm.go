@@ -51,14 +51,9 @@ func runUpdateTopicPerm(e *env) error {
 	if e.args.has("b") {
 		return updateTopicPermOnBroker(e, data, tc, e.args.get("b"))
 	}
-	cluster := e.args.get("c")
-	info, err := e.client.clusterInfo()
+	masters, err := clusterMasters(e, e.args.get("c"))
 	if err != nil {
 		return err
-	}
-	masters, ok := mastersOf(info, cluster)
-	if !ok {
-		return fmt.Errorf("cluster %q not found: %s", cluster, clusterNotFound)
 	}
 	failed := 0
 	for _, addr := range masters {
