@@ -5,6 +5,7 @@ import (
 
 	"github.com/gonamesrv/gonamesrv/broker/subgroup"
 	"github.com/gonamesrv/gonamesrv/broker/topicconfig"
+	"github.com/gonamesrv/gonamesrv/internal/ratelog"
 	"github.com/gonamesrv/gonamesrv/remoting"
 )
 
@@ -17,6 +18,8 @@ type GroupHandlers struct {
 	topics     *topicconfig.Store
 	brokerName string // names the queues of the statistics
 	log        *logrus.Entry
+	// logs limits the lines any client of the admin port can cause.
+	logs ratelog.Set
 }
 
 // NewGroupHandlers returns the handlers over a group table and a topic store.

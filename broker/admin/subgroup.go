@@ -36,11 +36,11 @@ func (h *GroupHandlers) UpdateAndCreateSubscriptionGroup(req *remoting.Command) 
 			code = remoting.INVALID_PARAMETER
 		}
 		if code == remoting.SYSTEM_ERROR && !errors.Is(err, subgroup.ErrAttributes) {
-			h.log.WithError(err).WithField("group", config.GroupName).Error("update subscription group failed")
+			h.logs.Log(h.log, logrus.ErrorLevel, logrus.Fields{"group": config.GroupName}, err, "update subscription group failed")
 		}
 		return remoting.NewResponse(req, code, err.Error())
 	}
-	h.log.WithField("group", config.GroupName).Info("subscription group created or updated")
+	h.logs.Log(h.log, logrus.InfoLevel, logrus.Fields{"group": config.GroupName}, nil, "subscription group created or updated")
 	return remoting.NewResponse(req, remoting.SUCCESS, "")
 }
 
@@ -59,11 +59,11 @@ func (h *GroupHandlers) DeleteSubscriptionGroup(req *remoting.Command) *remoting
 	}
 	deleted, err := h.groups.Delete(header.GroupName)
 	if err != nil {
-		h.log.WithError(err).WithField("group", header.GroupName).Error("delete subscription group failed")
+		h.logs.Log(h.log, logrus.ErrorLevel, logrus.Fields{"group": header.GroupName}, err, "delete subscription group failed")
 		return remoting.NewResponse(req, remoting.SYSTEM_ERROR, err.Error())
 	}
 	if deleted {
-		h.log.WithFields(logrus.Fields{"group": header.GroupName}).Info("subscription group deleted")
+		h.logs.Log(h.log, logrus.InfoLevel, logrus.Fields{"group": header.GroupName}, nil, "subscription group deleted")
 	}
 	return remoting.NewResponse(req, remoting.SUCCESS, "")
 }

@@ -1,8 +1,12 @@
 package admin
 
 import (
+	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/sirupsen/logrus"
+	logtest "github.com/sirupsen/logrus/hooks/test"
 
 	"github.com/gonamesrv/gonamesrv/broker/subgroup"
 	"github.com/gonamesrv/gonamesrv/remoting"
@@ -51,5 +55,20 @@ func TestSubscriptionGroupRefusesUnboundedOrBadInput(t *testing.T) {
 		if resp.Code == remoting.SUCCESS {
 			t.Errorf("%s: accepted", name)
 		}
+	}
+}
+
+func TestSubscriptionGroupLogsAreRateLimited(t *testing.T) {
+	logger, hook := logtest.NewNullLogger()
+	h, _ := newTestGroupHandlers()
+	h.log = logrus.NewEntry(logger)
+	for i := range 50 {
+		body, _ := subgroup.NewConfig("G" + strconv.Itoa(i)).Encode()
+		if resp := h.UpdateAndCreateSubscriptionGroup(remoting.NewRequest(remoting.UPDATE_AND_CREATE_SUBSCRIPTIONGROUP, nil, body)); resp.Code != remoting.SUCCESS {
+			t.Fatalf("create %d: %d", i, resp.Code)
+		}
+	}
+	if n := len(hook.AllEntries()); n == 0 || n > 2 {
+		t.Fatalf("%d log lines for 50 quick creates, want 1 (the others counted in the next)", n)
 	}
 }
