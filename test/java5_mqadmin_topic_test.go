@@ -60,6 +60,7 @@ func TestJava5MqadminTopicCommands(t *testing.T) {
 	if got != want || !strings.Contains(got, "jbroker-b") {
 		t.Errorf("topicStatus:\nours:\n%s\nJava's:\n%s", got, want)
 	}
+	t.Logf("topicStatus, ours and Java's:\n%s", got)
 	var status struct {
 		Queues []struct{ MaxOffset int64 } `json:"queues"`
 	}
@@ -122,6 +123,7 @@ func TestJava5MqadminTopicCommands(t *testing.T) {
 		if dropTPS(got) != dropTPS(want) || !strings.Contains(got, "Consume Diff Total: 0") {
 			t.Errorf("consumerProgress %v:\nours:\n%s\nJava's:\n%s", args, got, want)
 		}
+		t.Logf("consumerProgress %v, ours:\n%s", args, got)
 	}
 	// Without -g: the group's line, count, version, type and model as Java's.
 	groupLine := func(out string) []string {
