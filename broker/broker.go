@@ -15,6 +15,7 @@ import (
 	"github.com/gonamesrv/gonamesrv/broker/admin"
 	"github.com/gonamesrv/gonamesrv/broker/agent"
 	"github.com/gonamesrv/gonamesrv/broker/replicas"
+	"github.com/gonamesrv/gonamesrv/broker/subgroup"
 	"github.com/gonamesrv/gonamesrv/broker/topicconfig"
 	"github.com/gonamesrv/gonamesrv/internal/mqversion"
 	"github.com/gonamesrv/gonamesrv/remoting"
@@ -58,6 +59,10 @@ func New(cfg Config, log *logrus.Entry) (*Broker, error) {
 	if err := store.Load(); err != nil {
 		return nil, fmt.Errorf("start broker %s: %w", cfg.BrokerName, err)
 	}
+	groups := subgroup.NewTable(subgroup.NewFile(subgroup.FilePath(cfg.StorePathRootDir)), nil)
+	if err := groups.Load(); err != nil {
+		return nil, fmt.Errorf("start broker %s: %w", cfg.BrokerName, err)
+	}
 	b := &Broker{cfg: cfg, log: log, store: store, boot: time.Now()}
 	b.server = remoting.NewServer(remoting.ServerConfig{
 		Addr:          net.JoinHostPort(cfg.BindAddress, strconv.Itoa(cfg.ListenPort)),
@@ -72,6 +77,7 @@ func New(cfg Config, log *logrus.Entry) (*Broker, error) {
 	handlers.Register(b.server)
 	admin.RegisterConfig(b.server, newOnlineConfig(b), log)
 	admin.RegisterHAStatus(b.server, b.haStatus)
+	admin.NewGroupHandlers(groups, store, cfg.BrokerName, log).Register(b.server)
 	if cfg.BrokerID != route.MasterID || cfg.EnableControllerMode {
 		b.slave = newSlaveSync(store, b.MasterAddr, cfg.SlaveSyncPeriod, log)
 	}
