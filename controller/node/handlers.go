@@ -54,12 +54,15 @@ var routes = []route{
 	{wire.CodeGetNextBrokerID, true, (*Node).getNextBrokerID},
 	{wire.CodeApplyBrokerID, true, (*Node).applyBrokerID},
 	{wire.CodeBrokerHeartbeat, false, (*Node).brokerHeartbeat},
+	{wire.CodeAddControllerPeer, true, (*Node).addControllerPeer},       // waits for the configuration's commit
+	{wire.CodeRemoveControllerPeer, true, (*Node).removeControllerPeer}, // membership.go
 }
 
 // Register puts the dispatch table on srv (whose ServerConfig.Pools must
 // hold PoolName, see Pool), each code behind checker's check of its class
 // (accessClasses; nil checks none), and the connection-close trigger.
 func (n *Node) Register(srv *remoting.Server, checker *acl.Checker) {
+	n.adminACL.Store(checker)
 	for _, r := range routes {
 		handle := r.handle
 		checked := guard(checker, r.code, func(conn *remoting.Conn, req *remoting.Command) *remoting.Command {
@@ -314,7 +317,7 @@ func (n *Node) applyBrokerID(_ *remoting.Conn, req *remoting.Command) *remoting.
 // getMetadata answers 1005 on any node, in DLedger's format: peers as
 // "id:addr;" each, sorted by id.
 func (n *Node) getMetadata(_ *remoting.Conn, req *remoting.Command) *remoting.Command {
-	h := wire.GetMetaDataResponse{Group: n.group, IsLeader: n.Serving(), Peers: n.peersText}
+	h := wire.GetMetaDataResponse{Group: n.group, IsLeader: n.Serving(), Peers: n.members.Load().text}
 	if leader, ok := n.Leader(); ok {
 		h.ControllerLeaderID, h.ControllerLeaderAddress = leader.ID, leader.Addr
 	}

@@ -34,6 +34,7 @@ func (n *Node) HTTPHandler() http.Handler {
 		enc.SetIndent("", "  ")
 		_ = enc.Encode(n.Status())
 	})
+	n.peersHTTP(mux)
 	return nosniff(mux)
 }
 
