@@ -19,6 +19,7 @@ import (
 	"net"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/hashicorp/raft"
@@ -55,8 +56,10 @@ type memberView struct {
 	text  string
 }
 
-// removalProbe is watchMembers' own state of probeRemoval.
+// removalProbe is probeRemoval's state; refreshMu serializes
+// refreshMembers (watchMembers', and the leader's after a change).
 type removalProbe struct {
+	refreshMu   sync.Mutex
 	lastProbe   time.Time
 	removalSeen int
 }
@@ -175,6 +178,8 @@ func (n *Node) watchMembers() {
 // refreshMembers reads the configuration once (watchMembers, and the
 // leader right after a change).
 func (n *Node) refreshMembers() {
+	n.refreshMu.Lock()
+	defer n.refreshMu.Unlock()
 	if n.removed.Load() {
 		return
 	}

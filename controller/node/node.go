@@ -51,7 +51,7 @@ type Node struct {
 	removed atomic.Bool
 	// wasMember is set once a configuration listed this node.
 	wasMember atomic.Bool
-	// removalProbe is watchMembers' (membership_probe.go).
+	// removalProbe is refreshMembers' (membership_probe.go).
 	removalProbe
 	// lastLeader is the leader a removed node names (its Raft, stopped,
 	// knows none).
