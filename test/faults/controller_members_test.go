@@ -59,8 +59,11 @@ func (g *membersGroup) args(i int, join bool) []string {
 	if join {
 		peers = strings.Join(g.peers, ";")
 	}
+	// Snapshots every 64 entries, 16 kept behind: a node that joins gets
+	// a snapshot, then the log.
 	return []string{"-controllerDLegerGroup", "faults", "-controllerDLegerPeers", peers, "-controllerDLegerSelfId",
-		fmt.Sprintf("n%d", i), "-controllerStorePath", g.stores[i], "-controllerJoinGroup=" + strconv.FormatBool(join)}
+		fmt.Sprintf("n%d", i), "-controllerStorePath", g.stores[i], "-controllerJoinGroup=" + strconv.FormatBool(join),
+		"-controllerSnapshotThreshold", "64", "-controllerSnapshotIntervalMillis", "500", "-controllerTrailingLogs", "16"}
 }
 
 func (g *membersGroup) start(t *testing.T, i int, join bool) {
@@ -196,6 +199,26 @@ func (g *membersGroup) replace(t *testing.T, r *row, i int) {
 	r.figure(t, fmt.Sprintf("n%d replaced (store wiped): caught up in", i), g.add(t, i).Round(time.Millisecond).String())
 }
 
+// fillSets writes sets broker sets (one APPLY_BROKER_ID each, retried until
+// acknowledged): the state a joining node catches up with.
+func fillSets(t *testing.T, addrs []string, sets int) {
+	t.Helper()
+	oc := newOpClient(addrs)
+	defer oc.close()
+	for i := 0; i < sets; i++ {
+		h := &wire.ApplyBrokerIDRequest{ClusterName: "fill", BrokerName: fmt.Sprintf("fill-%d", i), AppliedBrokerID: 1,
+			RegisterCheckCode: fmt.Sprintf("127.0.0.1:%d;1", 20000+i)}
+		for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+			if resp, ok := oc.try(wire.CodeApplyBrokerID, h, nil); ok && resp.Code == remoting.SUCCESS {
+				break
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("fill-%d not applied within 30 s", i)
+			}
+		}
+	}
+}
+
 // serving is the index of the node that serves, among alive, waiting up to
 // 30 s.
 func (g *membersGroup) serving(t *testing.T, alive []int) int {
@@ -225,10 +248,18 @@ func TestControllerMembershipChangesUnderLoadAreLinearizable(t *testing.T) {
 		g.start(t, i, false)
 	}
 	var killed []int
+	sets := 200
+	if full() {
+		sets = 2000
+	}
 	grow := func(leader int) {
+		fillSets(t, g.addrs[:3], sets)
 		for _, i := range []int{3, 4} {
 			g.start(t, i, true)
-			r.figure(t, fmt.Sprintf("n%d added: caught up in", i), g.add(t, i).Round(time.Millisecond).String())
+			r.figure(t, fmt.Sprintf("n%d added (%d broker sets): caught up in", i, sets+1), g.add(t, i).Round(time.Millisecond).String())
+			if !g.procs[i].logHas("Installed remote snapshot") {
+				t.Errorf("n%d caught up without a snapshot", i)
+			}
 		}
 		killed = []int{leader, (leader + 1) % 3}
 		for _, i := range killed {
