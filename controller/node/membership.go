@@ -183,6 +183,9 @@ func (n *Node) refreshMembers() {
 	if n.removed.Load() {
 		return
 	}
+	if leader, ok := n.Leader(); ok && leader.ID != n.self.ID {
+		n.lastLeader.Store(&leader)
+	}
 	if n.raft.State() == raft.Shutdown {
 		// A leader that removed itself shuts its Raft down once the entry
 		// commits (hashicorp's ShutdownOnRemove); any other stop is the
@@ -232,9 +235,6 @@ func (n *Node) markRemoved(why string) {
 		return
 	}
 	n.serving.Store(false)
-	if leader, ok := n.Leader(); ok && leader.ID != n.self.ID {
-		n.lastLeader.Store(&leader)
-	}
 	if err := n.raft.Shutdown().Error(); err != nil {
 		n.log.WithError(err).Warn("stopping Raft of a removed node")
 	}

@@ -8,6 +8,7 @@ import (
 	"github.com/hashicorp/raft"
 	"github.com/sirupsen/logrus"
 
+	"github.com/gonamesrv/gonamesrv/controller/config"
 	"github.com/gonamesrv/gonamesrv/controller/wire"
 	"github.com/gonamesrv/gonamesrv/remoting"
 )
@@ -59,6 +60,7 @@ func (n *Node) probeRemoval(c raft.Configuration, listed bool) {
 		n.log.WithFields(logrus.Fields{"leader": md.ControllerLeaderID, "peers": md.Peers, "times": n.removalSeen}).
 			Info("the controller leader does not list this node")
 		if n.removalSeen >= 2 {
+			n.lastLeader.Store(&config.Peer{ID: md.ControllerLeaderID, Addr: md.ControllerLeaderAddress})
 			n.markRemoved("the leader " + md.ControllerLeaderID + " does not list this node (its removal entry never reached it)")
 		}
 		return

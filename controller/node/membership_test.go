@@ -1,7 +1,6 @@
 package node
 
 import (
-	"bytes"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
@@ -16,6 +15,7 @@ import (
 	"github.com/gonamesrv/gonamesrv/controller/config"
 	"github.com/gonamesrv/gonamesrv/controller/ctltest"
 	"github.com/gonamesrv/gonamesrv/controller/wire"
+	"github.com/gonamesrv/gonamesrv/internal/testlog"
 	"github.com/gonamesrv/gonamesrv/remoting"
 )
 
@@ -214,7 +214,7 @@ func TestRemovedNodeStopsAndTheStoreWinsOverThePeersKey(t *testing.T) {
 		t.Fatal("the removed node restarted on its store is not removed")
 	}
 
-	logs := &bytes.Buffer{}
+	logs := &testlog.Buffer{}
 	log := logrus.New()
 	log.SetOutput(logs)
 	g.stop(t, keep)

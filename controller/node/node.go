@@ -53,8 +53,8 @@ type Node struct {
 	wasMember atomic.Bool
 	// removalProbe is refreshMembers' (membership_probe.go).
 	removalProbe
-	// lastLeader is the leader a removed node names (its Raft, stopped,
-	// knows none).
+	// lastLeader is the last leader refreshMembers saw, which a removed
+	// node names (its Raft, stopped, knows none).
 	lastLeader atomic.Pointer[config.Peer]
 	// adminACL is the checker Register was given: the side port's write
 	// endpoints ask it for an admin account (http_admin.go).
@@ -189,8 +189,11 @@ func (n *Node) Serving() bool {
 
 // Leader returns the leader's peer entry, if one is known.
 func (n *Node) Leader() (config.Peer, bool) {
-	if last := n.lastLeader.Load(); last != nil {
-		return *last, true
+	if n.removed.Load() {
+		if last := n.lastLeader.Load(); last != nil {
+			return *last, true
+		}
+		return config.Peer{}, false
 	}
 	_, id := n.raft.LeaderWithID()
 	for _, p := range n.peerList() {
