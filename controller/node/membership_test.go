@@ -297,16 +297,63 @@ func TestPeersEndpointsAreAdminWrites(t *testing.T) {
 		}
 	}
 	waitFor(t, "n1 joined", func() bool { return joined(g.svcs[1].Node) })
-	req, _ := http.NewRequest(http.MethodDelete, acl.URL+"/v1/controller/peers/n1", nil)
-	req.SetBasicAuth(admin[0], admin[1])
-	req.Header.Set(csrfHeader, "test")
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
+	// Either node may lead by now (a 2-node group on a loaded host): the
+	// DELETE goes to each in turn until one that leads answers.
+	var servers []*httptest.Server
+	for _, s := range g.svcs {
+		srv := httptest.NewServer(s.Node.HTTPHandler())
+		defer srv.Close()
+		servers = append(servers, srv)
 	}
-	resp.Body.Close()
-	if resp.StatusCode != http.StatusOK {
-		t.Fatalf("admin DELETE: %d", resp.StatusCode)
+	status := 0
+	waitFor(t, "an answer of the leader's side port", func() bool {
+		for _, srv := range servers {
+			req, _ := http.NewRequest(http.MethodDelete, srv.URL+"/v1/controller/peers/n1", nil)
+			req.SetBasicAuth(admin[0], admin[1])
+			req.Header.Set(csrfHeader, "test")
+			resp, err := http.DefaultClient.Do(req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			resp.Body.Close()
+			if status = resp.StatusCode; status != http.StatusConflict {
+				return true
+			}
+		}
+		return false
+	})
+	if status != http.StatusOK {
+		t.Fatalf("admin DELETE: %d", status)
 	}
 	waitFor(t, "the removed node's status", func() bool { return g.svcs[1].Node.Status().Removed })
+}
+
+// Removing the leader: it answers once the removal commits, then steps
+// down and stops (hashicorp's ShutdownOnRemove), its status says removed,
+// and the other two elect a leader that serves writes.
+func TestRemovingTheLeaderMovesTheLead(t *testing.T) {
+	g := startGroup(t, 3, nil)
+	var old int
+	old, resp := g.onLeader(t, func(addr string) *remoting.Command {
+		return removePeer(t, addr, fmt.Sprintf("n%d", slices.Index(g.addrs, addr)))
+	})
+	if got := voters(t, resp); len(got) != 2 || slices.Contains(got, fmt.Sprintf("n%d", old)) {
+		t.Fatalf("voters after the leader removed itself: %v", got)
+	}
+	waitFor(t, "the old leader's status", func() bool { return g.svcs[old].Node.Status().Removed })
+	waitFor(t, "a new leader", func() bool {
+		for i, s := range g.svcs {
+			if i != old && s.Node.Serving() {
+				return true
+			}
+		}
+		return false
+	})
+	var rest []string
+	for i, a := range g.addrs {
+		if i != old {
+			rest = append(rest, a)
+		}
+	}
+	ctltest.NewBroker(t, "c", "after", rest).Register(t)
 }
