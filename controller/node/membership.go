@@ -120,10 +120,15 @@ func (n *Node) setMembers(peers []config.Peer) bool {
 		return false
 	}
 	n.members.Store(newMemberView(peers, n.Config().JRaftPeers()))
-	if hosts, err := peerHosts(n.self, peers); err == nil && n.stream != nil {
+	n.syncPeerHosts()
+	return true
+}
+
+// syncPeerHosts makes the Raft port's allowed hosts the members' again.
+func (n *Node) syncPeerHosts() {
+	if hosts, err := peerHosts(n.self, n.peerList()); err == nil && n.stream != nil {
 		n.stream.SetPeerHosts(hosts)
 	}
-	return true
 }
 
 // adoptStoredMembers makes a restarted node's members the configuration
@@ -336,6 +341,9 @@ func (n *Node) changeMembers(change func(raft.Configuration, uint64) (raft.Index
 	if err != nil || future == nil {
 		return n.votersOf(after, 0), err
 	}
+	// An add let the new peer's host in ahead of the commit: whatever the
+	// outcome, the hosts are the members' again afterwards.
+	defer n.syncPeerHosts()
 	timeout := n.commitTimeout()
 	done := make(chan error, 1)
 	go func() { done <- future.Error() }()

@@ -14,6 +14,7 @@ import (
 	"github.com/gonamesrv/gonamesrv/controller"
 	"github.com/gonamesrv/gonamesrv/controller/config"
 	"github.com/gonamesrv/gonamesrv/controller/ctltest"
+	"github.com/gonamesrv/gonamesrv/controller/raftnet"
 	"github.com/gonamesrv/gonamesrv/controller/wire"
 	"github.com/gonamesrv/gonamesrv/internal/testlog"
 	"github.com/gonamesrv/gonamesrv/remoting"
@@ -356,4 +357,49 @@ func TestRemovingTheLeaderMovesTheLead(t *testing.T) {
 		}
 	}
 	ctltest.NewBroker(t, "c", "after", rest).Register(t)
+}
+
+// The Raft port's allowed hosts follow the members: a connection from
+// 127.0.0.2 is refused while no member lives there, taken once n1 on
+// 127.0.0.2 is added, and refused again after its removal (each time on a
+// new connection: one already taken stays open).
+func TestRaftPortFollowsTheMembers(t *testing.T) {
+	g := &group{cfgs: groupConfigs(t, 2, nil)}
+	peers := strings.Split(g.cfgs[0].ControllerDLegerPeers, ";")
+	peers[1] = strings.Replace(peers[1], "127.0.0.1", "127.0.0.2", 1)
+	g.cfgs[0].ControllerDLegerPeers = peers[0]
+	g.cfgs[1].ControllerDLegerPeers, g.cfgs[1].JoinGroup = strings.Join(peers, ";"), true
+	for _, c := range g.cfgs {
+		self, _ := c.Self()
+		g.addrs = append(g.addrs, self.Addr)
+	}
+	g.start(t, 0)
+	n := g.svcs[0].Node
+	g.leader(t)
+	vote := func() error {
+		trans := clientTransport(t, "127.0.0.2", nil)
+		var resp raft.RequestVoteResponse
+		return trans.RequestVote("n0", raft.ServerAddress(n.self.RaftAddr), &raft.RequestVoteRequest{
+			RPCHeader: raft.RPCHeader{ProtocolVersion: raft.ProtocolVersionMax, ID: []byte("n1"), Addr: []byte(peers[1])}}, &resp)
+	}
+	if err := vote(); err == nil {
+		t.Fatal("a connection from 127.0.0.2 was taken before a member lived there")
+	}
+	g.start(t, 1)
+	_, resp := g.onLeader(t, func(addr string) *remoting.Command { return addPeer(t, addr, peers[1]) })
+	if got := voters(t, resp); len(got) != 2 {
+		t.Fatalf("voters %v", got)
+	}
+	if err := vote(); err != nil {
+		t.Fatalf("a connection from the added member's host was refused: %v", err)
+	}
+	before := refused(n, raftnet.ReasonNotAPeer)
+	_, resp = g.onLeader(t, func(addr string) *remoting.Command { return removePeer(t, addr, "n1") })
+	if got := voters(t, resp); len(got) != 1 {
+		t.Fatalf("voters %v", got)
+	}
+	waitFor(t, "n0's members without n1", func() bool { return len(n.peerList()) == 1 })
+	if err := vote(); err == nil || refused(n, raftnet.ReasonNotAPeer) <= before {
+		t.Fatalf("a connection from the removed member's host was taken (%v)", err)
+	}
 }
