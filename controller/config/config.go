@@ -61,6 +61,7 @@ type Config struct {
 	JRaftInitConf               string `prop:"jRaftInitConf"`
 	JRaftControllerRPCAddr      string `prop:"jRaftControllerRPCAddr"`
 	RaftPortOffset              int    `prop:"controllerRaftPortOffset" ext:"true"`
+	JoinGroup                   bool   `prop:"controllerJoinGroup" ext:"true"`
 	RaftTLSCertPath             string `prop:"controllerRaftTlsCertPath" ext:"true"`
 	RaftTLSKeyPath              string `prop:"controllerRaftTlsKeyPath" ext:"true"`
 	RaftTLSTrustCertPath        string `prop:"controllerRaftTlsTrustCertPath" ext:"true"`
@@ -233,26 +234,14 @@ func (c *Config) Peers() ([]Peer, error) {
 		if item = strings.TrimSpace(item); item == "" {
 			continue
 		}
-		id, addr, ok := strings.Cut(item, "-")
-		if !ok || id == "" {
-			return nil, fmt.Errorf("controllerDLegerPeers: %q is not id-host:port", item)
-		}
-		host, portText, err := net.SplitHostPort(addr)
+		p, err := c.ParsePeer(item)
 		if err != nil {
-			return nil, fmt.Errorf("controllerDLegerPeers: %q: %w", item, err)
+			return nil, fmt.Errorf("controllerDLegerPeers: %w", err)
 		}
-		port, err := strconv.Atoi(portText)
-		if err != nil || port < 1 || port > 65535 {
-			return nil, fmt.Errorf("controllerDLegerPeers: %q: port %q out of range", item, portText)
+		if slices.ContainsFunc(peers, func(q Peer) bool { return q.ID == p.ID }) {
+			return nil, fmt.Errorf("controllerDLegerPeers: id %s listed twice", p.ID)
 		}
-		raftPort := port + c.RaftPortOffset
-		if raftPort < 1 || raftPort > 65535 {
-			return nil, fmt.Errorf("controllerDLegerPeers: %q: Raft port %d (port + controllerRaftPortOffset) out of range", item, raftPort)
-		}
-		if slices.ContainsFunc(peers, func(p Peer) bool { return p.ID == id }) {
-			return nil, fmt.Errorf("controllerDLegerPeers: id %s listed twice", id)
-		}
-		peers = append(peers, Peer{ID: id, Addr: addr, RaftAddr: net.JoinHostPort(host, strconv.Itoa(raftPort))})
+		peers = append(peers, p)
 	}
 	if len(peers) == 0 {
 		return nil, errors.New("controllerDLegerPeers: no peer listed (want n0-host:port;n1-host:port;...)")

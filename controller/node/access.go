@@ -29,6 +29,8 @@ var accessClasses = map[int32]acl.Class{
 	wire.CodeElectMaster:            acl.BrokerCtl, // but see classOf
 	wire.CodeUpdateControllerConfig: acl.AdminWrite,
 	wire.CodeCleanBrokerData:        acl.AdminWrite,
+	wire.CodeAddControllerPeer:      acl.AdminWrite,
+	wire.CodeRemoveControllerPeer:   acl.AdminWrite,
 	wire.CodeGetReplicaInfo:         acl.RouteRead,
 	wire.CodeGetMetadataInfo:        acl.RouteRead,
 	wire.CodeGetSyncStateData:       acl.RouteRead,

@@ -55,6 +55,8 @@ var routes = []route{
 	{wire.CodeApplyBrokerID, true, (*Node).applyBrokerID},
 	{wire.CodeBrokerHeartbeat, false, (*Node).brokerHeartbeat},
 	{wire.CodeTransferControllerLeader, true, (*Node).transferLeaderRequest}, // waits for the new leader (transfer.go)
+	{wire.CodeAddControllerPeer, true, (*Node).addControllerPeer},       // waits for the configuration's commit
+	{wire.CodeRemoveControllerPeer, true, (*Node).removeControllerPeer}, // membership.go
 }
 
 // Register puts the dispatch table on srv (whose ServerConfig.Pools must
@@ -318,7 +320,7 @@ func (n *Node) applyBrokerID(_ *remoting.Conn, req *remoting.Command) *remoting.
 // getMetadata answers 1005 on any node, in DLedger's format: peers as
 // "id:addr;" each, sorted by id.
 func (n *Node) getMetadata(_ *remoting.Conn, req *remoting.Command) *remoting.Command {
-	h := wire.GetMetaDataResponse{Group: n.group, IsLeader: n.Serving(), Peers: n.peersText}
+	h := wire.GetMetaDataResponse{Group: n.group, IsLeader: n.Serving(), Peers: n.members.Load().text}
 	if leader, ok := n.Leader(); ok {
 		h.ControllerLeaderID, h.ControllerLeaderAddress = leader.ID, leader.Addr
 	}

@@ -36,6 +36,7 @@ func (n *Node) HTTPHandler() http.Handler {
 		_ = enc.Encode(n.Status())
 	})
 	mux.Handle("POST /v1/controller/leader", n.adminWrite(n.transferLeaderHTTP)) // transfer_http.go
+	n.peersHTTP(mux)
 	return nosniff(mux)
 }
 

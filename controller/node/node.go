@@ -21,6 +21,7 @@ import (
 
 	"github.com/gonamesrv/gonamesrv/controller/config"
 	"github.com/gonamesrv/gonamesrv/controller/raftfsm"
+	"github.com/gonamesrv/gonamesrv/controller/raftnet"
 	"github.com/gonamesrv/gonamesrv/internal/ratelog"
 	"github.com/gonamesrv/gonamesrv/namesrv/acl"
 	"github.com/gonamesrv/gonamesrv/remoting"
@@ -33,17 +34,35 @@ type Node struct {
 	// cfgUpdate serializes UPDATE_CONTROLLER_CONFIG: read, change, write
 	// the file and publish, one at a time.
 	cfgUpdate sync.Mutex
-	// self, peers, group and peersText are read once at start: an
+	// self, listed and group are read once at start: an
 	// UPDATE_CONTROLLER_CONFIG of the peer keys applies at the next start.
-	self      config.Peer
-	peers     []config.Peer
-	group     string
-	peersText string
+	// listed is controllerDLegerPeers; the members in force are Raft's
+	// configuration (peerList, membership.go).
+	self   config.Peer
+	listed []config.Peer
+	group  string
+	// members is the group as last read from Raft's configuration
+	// (membership.go); peerList reads it.
+	members atomic.Pointer[memberView]
+	// membership serializes the online changes (5022, 5023).
+	membership sync.Mutex
+	// removed is set once this node finds itself out of the group's
+	// configuration: its Raft is stopped for good (membership.go).
+	removed atomic.Bool
+	// wasMember is set once a configuration listed this node.
+	wasMember atomic.Bool
+	// removalProbe is refreshMembers' (membership_probe.go).
+	removalProbe
+	// lastLeader is the last leader refreshMembers saw, which a removed
+	// node names (its Raft, stopped, knows none).
+	lastLeader atomic.Pointer[config.Peer]
 
 	fsm   *raftfsm.FSM
 	raft  *raft.Raft
 	trans *raft.NetworkTransport
-	store *raftboltdb.BoltStore
+	// stream is trans's raftnet layer: its peer hosts follow the members.
+	stream *raftnet.Stream
+	store  *raftboltdb.BoltStore
 	// guard is the log store raft writes through (logGuard).
 	guard *logGuard
 	// storeDir holds raft.db and snapshots/ (StoreDir).
@@ -106,8 +125,9 @@ func New(cfg *config.Config, log *logrus.Entry) (*Node, error) {
 		return nil, fmt.Errorf("controller config: %w", err)
 	}
 	n := &Node{security: security, log: log.WithFields(logrus.Fields{"component": "controller", "selfId": self.ID}),
-		self: self, peers: peers, group: cfg.Group(), peersText: peersText(peers, cfg.JRaftPeers()), fsm: raftfsm.New(),
+		self: self, listed: peers, group: cfg.Group(), fsm: raftfsm.New(),
 		stop: make(chan struct{}), failed: make(chan struct{})}
+	n.members.Store(newMemberView(peers, cfg.JRaftPeers()))
 	n.cfg.Store(cfg.Clone())
 	n.storeDir = StoreDir(cfg)
 	n.metrics = newMetrics(n)
@@ -142,7 +162,8 @@ func New(cfg *config.Config, log *logrus.Entry) (*Node, error) {
 	}
 	n.wg.Add(1)
 	go n.watchFailure()
-	n.wg.Add(4)
+	n.wg.Add(5)
+	go n.watchMembers()
 	go n.watchLeadership()
 	go n.expireHeartbeats()
 	go n.every(time.Duration(cfg.ScanInactiveMasterInterval)*time.Millisecond, n.scanInactiveMasters)
@@ -170,13 +191,19 @@ func (n *Node) Serving() bool {
 
 // Leader returns the leader's peer entry, if one is known.
 func (n *Node) Leader() (config.Peer, bool) {
+	if n.removed.Load() {
+		if last := n.lastLeader.Load(); last != nil {
+			return *last, true
+		}
+		return config.Peer{}, false
+	}
 	_, id := n.raft.LeaderWithID()
 	return n.peer(id)
 }
 
 // peer is the listed peer whose id is id.
 func (n *Node) peer(id raft.ServerID) (config.Peer, bool) {
-	for _, p := range n.peers {
+	for _, p := range n.peerList() {
 		if raft.ServerID(p.ID) == id {
 			return p, true
 		}

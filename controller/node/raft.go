@@ -87,15 +87,25 @@ func (n *Node) startRaft(cfg *config.Config) (err error) {
 	}
 	if existing {
 		n.log.WithField("dir", dir).Info("controller store found: state restored from the latest snapshot, later entries replayed")
+		n.adoptStoredMembers(cfg)
 		return nil
 	}
-	servers := make([]raft.Server, len(n.peers))
-	for i, p := range n.peers {
+	if cfg.JoinGroup {
+		// A node added online must not bootstrap: its own first entry would
+		// sit at the index of the group's with other voters in it. It waits,
+		// without campaigning (hashicorp's "no known peers"), for the
+		// leader's AddVoter to send it a snapshot and the log.
+		n.log.WithField("dir", dir).Info("new controller store and controllerJoinGroup=true: not bootstrapping; waiting for the group's leader to add this node (addControllerPeer)")
+		return nil
+	}
+	servers := make([]raft.Server, len(n.listed))
+	for i, p := range n.listed {
 		servers[i] = raft.Server{Suffrage: raft.Voter, ID: raft.ServerID(p.ID), Address: raft.ServerAddress(p.RaftAddr)}
 	}
 	if err := n.raft.BootstrapCluster(raft.Configuration{Servers: servers}).Error(); err != nil && err != raft.ErrCantBootstrap {
 		n.log.WithError(err).Warn("bootstrap of the controller group")
 	}
+	n.wasMember.Store(true) // the bootstrap configuration lists this node
 	n.log.WithFields(logrus.Fields{"dir": dir, "voters": len(servers)}).Info("new controller store: group bootstrapped from controllerDLegerPeers")
 	return nil
 }

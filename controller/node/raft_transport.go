@@ -1,8 +1,6 @@
 package node
 
 import (
-	"net"
-
 	"github.com/hashicorp/go-hclog"
 	"github.com/hashicorp/raft"
 
@@ -14,13 +12,9 @@ import (
 // peer's Raft address, taking connections only from the listed peers'
 // hosts, with mutual TLS when the controllerRaftTls* keys are set.
 func (n *Node) raftTransport(cfg *config.Config, logger hclog.Logger) (*raft.NetworkTransport, error) {
-	hosts := make([]string, 0, len(n.peers))
-	for _, p := range n.peers {
-		host, _, err := net.SplitHostPort(p.RaftAddr)
-		if err != nil {
-			return nil, err
-		}
-		hosts = append(hosts, host)
+	hosts, err := peerHosts(n.self, n.peerList())
+	if err != nil {
+		return nil, err
 	}
 	opts := raftnet.Options{Addr: n.self.RaftAddr, PeerHosts: hosts, Log: n.log.WithField("component", "raftnet"),
 		Refused: func(reason string) { n.metrics.raftRefused.WithLabelValues(reason).Inc() }}
@@ -31,6 +25,7 @@ func (n *Node) raftTransport(cfg *config.Config, logger hclog.Logger) (*raft.Net
 	if err != nil {
 		return nil, err
 	}
+	n.stream = stream
 	return raft.NewNetworkTransportWithConfig(&raft.NetworkTransportConfig{Stream: stream, MaxPool: raftMaxPool,
 		Timeout: raftIOTimeout, Logger: logger}), nil
 }

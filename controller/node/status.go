@@ -6,10 +6,12 @@ import (
 
 // Status is what the side port's /v1/controller shows of a node.
 type Status struct {
-	Self    string `json:"self"`
-	Group   string `json:"group"`
-	Role    string `json:"role"`
-	Serving bool   `json:"serving"`
+	Self  string `json:"self"`
+	Group string `json:"group"`
+	Role  string `json:"role"`
+	// Removed: this node was removed from the group (membership.go).
+	Removed bool `json:"removed,omitempty"`
+	Serving bool `json:"serving"`
 	// Down is why the node stopped (an entry it cannot apply); "" while up.
 	Down          string      `json:"down,omitempty"`
 	LeaderID      string      `json:"leaderId"`
@@ -51,17 +53,17 @@ type MemberState struct {
 
 // Status reads the node now.
 func (n *Node) Status() Status {
-	stats := n.raft.Stats()
+	stats := n.raftStats()
 	st := Status{Self: n.self.ID, Group: n.group, Role: n.raft.State().String(), Serving: n.Serving(),
 		Term: stats["term"], LastIndex: stats["last_log_index"], AppliedIndex: stats["applied_index"],
-		SnapshotIndex: stats["last_snapshot_index"], LiveBrokers: n.live.size(), BrokerSets: []SetState{}}
+		SnapshotIndex: stats["last_snapshot_index"], LiveBrokers: n.live.size(), BrokerSets: []SetState{}, Removed: n.removed.Load()}
 	if err := n.Down(); err != nil {
 		st.Down = err.Error()
 	}
 	if leader, ok := n.Leader(); ok {
 		st.LeaderID, st.LeaderAddress = leader.ID, leader.Addr
 	}
-	for _, p := range n.peers {
+	for _, p := range n.peerList() {
 		st.Peers = append(st.Peers, PeerState{ID: p.ID, Addr: p.Addr, RaftAddr: p.RaftAddr})
 	}
 	n.fsm.Read(func(s *controller.State) {

@@ -143,7 +143,7 @@ func TestNotLeaderNamesTheTransferTargetWhileNoLeaderIsKnown(t *testing.T) {
 	if resp := n.notLeader(req); resp.Code != controller.CodeNotLeader || resp.ExtFields[wire.LeaderAddressExt] != "" {
 		t.Fatalf("no leader, no transfer: %d %v", resp.Code, resp.ExtFields)
 	}
-	target := n.peers[1]
+	target := n.peerList()[1]
 	n.transferState.target.Store(&target)
 	if resp := n.notLeader(req); resp.ExtFields[wire.LeaderAddressExt] != target.Addr {
 		t.Fatalf("during a transfer to %s: %v", target.Addr, resp.ExtFields)

@@ -24,3 +24,13 @@ func newPeerSet(hosts []string, log *logrus.Entry) *hostset.Set {
 	return hostset.New(hostset.Options{Hosts: hosts, Interval: ResolveInterval, Timeout: ResolveTimeout, Log: log,
 		Unresolved: "controller peer's host does not resolve; Raft connections from it are refused until it does"})
 }
+
+// SetPeerHosts replaces the hosts a Raft connection may come from (the
+// members changed online): a connection from a new peer's host is taken
+// from now on, one from a removed peer's host refused unless another peer
+// still lists it. Connections already accepted stay open; Raft drops a
+// removed peer's itself. Names are resolved before it returns (each within
+// ResolveTimeout), so call it off any hot path.
+func (s *Stream) SetPeerHosts(hosts []string) {
+	s.peers.Store(newPeerSet(hosts, s.peersLog))
+}

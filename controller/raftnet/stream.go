@@ -15,6 +15,7 @@ import (
 	"net"
 	"net/netip"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/hashicorp/raft"
@@ -63,9 +64,12 @@ type Options struct {
 
 // Stream is the raft.StreamLayer.
 type Stream struct {
-	ln    net.Listener
-	peers *hostset.Set
-	tls   *tlsConfigs
+	ln net.Listener
+	// peers is replaced whole by SetPeerHosts when the members change.
+	peers atomic.Pointer[hostset.Set]
+	// peersLog is the log the peer sets warn on.
+	peersLog *logrus.Entry
+	tls      *tlsConfigs
 	// dialer leaves from the listener's host: a peer with several addresses
 	// is seen by the others at the one they listed.
 	dialer     net.Dialer
@@ -107,7 +111,8 @@ func Listen(opts Options) (*Stream, error) {
 	}
 	s.ln = ln
 	s.dialer.LocalAddr = &net.TCPAddr{IP: addr.IP, Zone: addr.Zone}
-	s.peers = newPeerSet(opts.PeerHosts, opts.Log)
+	s.peersLog = opts.Log
+	s.peers.Store(newPeerSet(opts.PeerHosts, opts.Log))
 	s.ctx, s.cancel = context.WithCancel(context.Background())
 	s.wg.Add(1)
 	go s.acceptLoop()
@@ -213,7 +218,7 @@ func (s *Stream) fromPeer(conn net.Conn) bool {
 		return false
 	}
 	ip, _ := netip.AddrFromSlice(tcp.IP)
-	return s.peers.Contains(ip)
+	return s.peers.Load().Contains(ip)
 }
 
 // handshake runs one accepted connection's TLS handshake within

@@ -17,6 +17,13 @@ const (
 	CodeBrokerHeartbeat         int32 = 904
 )
 
+// Go-extension codes of the controller's port (no Java controller serves
+// them): membership changed online (membership.go).
+const (
+	CodeAddControllerPeer    int32 = 5022
+	CodeRemoveControllerPeer int32 = 5023
+)
+
 // LeaderAddressExt is the ext field of a CONTROLLER_NOT_LEADER answer that
 // names the leader's broker-facing address (beyond Java, whose clients
 // ignore unknown ext fields); absent while no leader is known.

@@ -341,7 +341,17 @@ func checkControllerHistory(t *testing.T, r *row, addrs []string, fault, heal fu
 	// read as next (3 and up), so their check codes never matter.
 	init := setState{next: 1}.withID(1, "b1").withID(2, "b2")
 	init.sss, init.sssEpoch = "1", 1
-	deadline := time.Now().Add(5 * time.Second)
+	// The clients run 5 s, or until heal returns when it takes longer
+	// (the membership case heals for longer).
+	deadline, healed := time.Now().Add(5*time.Second), make(chan struct{})
+	running := func() bool {
+		select {
+		case <-healed:
+			return time.Now().Before(deadline)
+		default:
+			return true
+		}
+	}
 	var clientWG sync.WaitGroup
 	for c := range 5 {
 		clientWG.Add(1)
@@ -350,7 +360,7 @@ func checkControllerHistory(t *testing.T, r *row, addrs []string, fault, heal fu
 			oc := newOpClient(addrs)
 			defer oc.close()
 			knownEpoch := int32(1)
-			for n := 0; time.Now().Before(deadline); n++ {
+			for n := 0; running(); n++ {
 				call := time.Now()
 				switch {
 				case c < 2: // read the next id, then apply it
@@ -418,6 +428,7 @@ func checkControllerHistory(t *testing.T, r *row, addrs []string, fault, heal fu
 	r.figure(t, "leader change after the fault", time.Since(injected).Round(time.Millisecond).String())
 	time.Sleep(time.Second)
 	heal(leader)
+	close(healed)
 	clientWG.Wait()
 	close(stop)
 	wg.Wait()

@@ -1,0 +1,64 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/gonamesrv/gonamesrv/controller/config"
+	"github.com/gonamesrv/gonamesrv/controller/node"
+	"github.com/gonamesrv/gonamesrv/internal/nstest"
+	"github.com/gonamesrv/gonamesrv/internal/testlog"
+)
+
+// addControllerPeer grows a 1-node group by a node that joins
+// (controllerJoinGroup) and prints both voters; removeControllerPeer of a
+// member that is not there exits non-zero naming why; removing the new one
+// prints the one voter left.
+func TestAddAndRemoveControllerPeer(t *testing.T) {
+	base, ok := nstest.FreePorts(0, 1, 1000, 1001)
+	if !ok {
+		t.Skip("no free loopback ports")
+	}
+	peers := []string{fmt.Sprintf("n0-127.0.0.1:%d", base), fmt.Sprintf("n1-127.0.0.1:%d", base+1)}
+	dir := t.TempDir()
+	for i := range 2 {
+		c := config.Default()
+		c.ControllerDLegerPeers, c.ControllerDLegerSelfID = strings.Join(peers[:i+1], ";"), fmt.Sprintf("n%d", i)
+		c.JoinGroup = i == 1
+		c.ControllerStorePath, c.ConfigStorePath = dir, filepath.Join(dir, fmt.Sprintf("n%d.properties", i))
+		c.RaftHeartbeatTimeoutMillis, c.RaftElectionTimeoutMillis, c.HTTPListenPort = 300, 300, -1
+		svc, err := node.Start(c, testlog.Warnings())
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() {
+			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+			defer cancel()
+			_ = svc.Shutdown(ctx)
+		})
+	}
+	addr := fmt.Sprintf("127.0.0.1:%d", base)
+	var stdout, stderr string
+	var code int
+	for deadline := time.Now().Add(20 * time.Second); time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
+		// Until n0 leads, 1005 names no leader.
+		if stdout, stderr, code = runCapture("addControllerPeer", "-a", addr, "-p", peers[1]); code == 0 {
+			break
+		}
+	}
+	if code != 0 || !strings.Contains(stdout, "#Voter:\t"+peers[0]+"\t") || !strings.Contains(stdout, "#Voter:\t"+peers[1]+"\t") {
+		t.Fatalf("add: exit %d\n%s\n%s", code, stdout, stderr)
+	}
+	stdout, stderr, code = runCapture("removeControllerPeer", "-a", addr, "-i", "n7")
+	if code == 0 || !strings.Contains(stderr, "n7 is not a member") {
+		t.Fatalf("removing a non-member: exit %d\n%s\n%s", code, stdout, stderr)
+	}
+	stdout, stderr, code = runCapture("removeControllerPeer", "-a", addr, "-i", "n1", "-json")
+	if code != 0 || !strings.Contains(stdout, `"id": "n0"`) || strings.Contains(stdout, `"n1"`) {
+		t.Fatalf("remove: exit %d\n%s\n%s", code, stdout, stderr)
+	}
+}
