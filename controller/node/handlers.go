@@ -55,8 +55,8 @@ var routes = []route{
 	{wire.CodeApplyBrokerID, true, (*Node).applyBrokerID},
 	{wire.CodeBrokerHeartbeat, false, (*Node).brokerHeartbeat},
 	{wire.CodeTransferControllerLeader, true, (*Node).transferLeaderRequest}, // waits for the new leader (transfer.go)
-	{wire.CodeAddControllerPeer, true, (*Node).addControllerPeer},       // waits for the configuration's commit
-	{wire.CodeRemoveControllerPeer, true, (*Node).removeControllerPeer}, // membership.go
+	{wire.CodeAddControllerPeer, true, (*Node).addControllerPeer},            // waits for the configuration's commit
+	{wire.CodeRemoveControllerPeer, true, (*Node).removeControllerPeer},      // membership.go
 }
 
 // Register puts the dispatch table on srv (whose ServerConfig.Pools must
