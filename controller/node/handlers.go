@@ -54,6 +54,7 @@ var routes = []route{
 	{wire.CodeGetNextBrokerID, true, (*Node).getNextBrokerID},
 	{wire.CodeApplyBrokerID, true, (*Node).applyBrokerID},
 	{wire.CodeBrokerHeartbeat, false, (*Node).brokerHeartbeat},
+	{wire.CodeGetBrokerLiveness, false, (*Node).getBrokerLiveness}, // from memory (agree.go)
 }
 
 // Register puts the dispatch table on srv (whose ServerConfig.Pools must

@@ -66,28 +66,31 @@ func (t *liveTable) forgetConnKey(conn uint64, key controller.BrokerKey) {
 	}
 }
 
-// closed removes the members that last heartbeated on conn and returns them.
-func (t *liveTable) closed(conn uint64) []controller.BrokerKey {
+// closed removes the members that last heartbeated on conn and returns
+// them with their last heartbeats.
+func (t *liveTable) closed(conn uint64) []controller.ExpiredEntry {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	var gone []controller.BrokerKey
+	var gone []controller.ExpiredEntry
 	for key := range t.keysOfConn[conn] {
+		e, _ := t.table.Get(key)
 		t.table.Remove(key)
 		delete(t.connOf, key)
-		gone = append(gone, key)
+		gone = append(gone, controller.ExpiredEntry{Key: key, Entry: e})
 	}
 	delete(t.keysOfConn, conn)
 	return gone
 }
 
-// expire removes and returns the members whose heartbeat timed out.
-func (t *liveTable) expire() []controller.BrokerKey {
+// expire removes and returns the members whose heartbeat timed out, with
+// their last heartbeats.
+func (t *liveTable) expire() []controller.ExpiredEntry {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	gone := t.table.Expire(nowMillis())
-	for _, key := range gone {
-		t.forgetConnKey(t.connOf[key], key)
-		delete(t.connOf, key)
+	gone := t.table.ExpireEntries(nowMillis())
+	for _, g := range gone {
+		t.forgetConnKey(t.connOf[g.Key], g.Key)
+		delete(t.connOf, g.Key)
 	}
 	return gone
 }

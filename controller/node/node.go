@@ -67,7 +67,12 @@ type Node struct {
 	// against the previous one's effects.
 	writeMu sync.Mutex
 
-	live     *liveTable
+	live *liveTable
+	// asker asks the other nodes what they hold of a broker before the
+	// leader elects for silence (agree.go); ledSince is when this node
+	// last began serving as leader (nowMillis), the start of its grace.
+	asker    *livenessAsker
+	ledSince atomic.Int64
 	elector  *elector
 	notifier *notifier
 	// namesrvs tells namesrvAddr's NameServers of elections; nil without.
@@ -109,6 +114,7 @@ func New(cfg *config.Config, log *logrus.Entry) (*Node, error) {
 	n.notifier = newNotifier(n)
 	n.namesrvs = newNamesrvNotifier(n, cfg.NamesrvAddr)
 	n.elector = newElector(n)
+	n.asker = newLivenessAsker()
 	engine := "hashicorp/raft"
 	if !strings.EqualFold(cfg.ControllerType, "DLedger") {
 		engine += " (controllerType " + cfg.ControllerType + " is served by the same engine)"
@@ -199,6 +205,7 @@ func (n *Node) watchLeadership() {
 				continue
 			}
 			n.servingTerm.Store(term)
+			n.ledSince.Store(nowMillis())
 			n.serving.Store(true)
 			n.metrics.role.Set(1)
 			if n.namesrvs != nil {
@@ -207,9 +214,11 @@ func (n *Node) watchLeadership() {
 			n.log.WithFields(logrus.Fields{"term": term, "barrierMillis": time.Since(started).Milliseconds()}).
 				Info("controller leader: barrier committed, serving")
 			// A master that died while no node led (its close seen by this
-			// node as a follower, or its heartbeat run out) is elected
-			// now, not at the next scanInactiveMasterInterval.
-			n.scanInactiveMasters()
+			// node as a follower, or its heartbeat run out) is elected once
+			// the brokers have had a heartbeat timeout to be heard by this
+			// leader (agree.go), not at the next scanInactiveMasterInterval.
+			n.wg.Add(1)
+			go func() { defer n.wg.Done(); n.scanAfterGrace(term) }()
 		}
 	}
 }
@@ -237,6 +246,7 @@ func (n *Node) Shutdown(ctx context.Context) error {
 		err = errors.Join(err, ctx.Err())
 	}
 	n.notifier.close()
+	n.asker.close()
 	if n.namesrvs != nil {
 		n.namesrvs.close()
 	}
