@@ -30,6 +30,13 @@ const (
 	livenessAskTimeout = 500 * time.Millisecond
 	// livenessLogInterval paces the lines about nodes that did not answer.
 	livenessLogInterval = time.Minute
+	// closeRecheckPause is the wait before the second question after a
+	// connection close that the other nodes answered only with heartbeats
+	// older than the close: a killed broker's connections to every node
+	// close at once, and a node asked before it handled its own close still
+	// holds the broker's last heartbeat; after the pause it has dropped it,
+	// while a live broker that closed one connection is still held.
+	closeRecheckPause = 200 * time.Millisecond
 )
 
 // livenessAsker holds the leader's connections to the other nodes'
@@ -168,6 +175,14 @@ func (n *Node) groupSilent(master controller.BrokerKey, members []int64, job ele
 		}
 	}
 	answers := n.askPeers(keys)
+	if job.trigger == triggerConnClosed && heardOnlyBefore(answers, master, job.seenAt) {
+		select {
+		case <-n.stop:
+			return false
+		case <-time.After(closeRecheckPause):
+		}
+		answers = n.askPeers(keys)
+	}
 	now := nowMillis()
 	timeout := job.timeoutMillis
 	heardBy := ""
@@ -202,6 +217,23 @@ func (n *Node) groupSilent(master controller.BrokerKey, members []int64, job ele
 		return false
 	}
 	return true
+}
+
+// heardOnlyBefore says whether some answer holds master within its timeout
+// and none holds a heartbeat of it from at or after since.
+func heardOnlyBefore(answers []peerAnswer, master controller.BrokerKey, since int64) bool {
+	now, held := nowMillis(), false
+	for _, a := range answers {
+		e, ok := a.entries[master]
+		if !ok || e.LastUpdateMillis+e.HeartbeatTimeoutMill < now {
+			continue
+		}
+		if e.LastUpdateMillis >= since {
+			return false
+		}
+		held = true
+	}
+	return held
 }
 
 // timeoutOf is master's heartbeat timeout: known (from the event or an

@@ -195,3 +195,27 @@ func TestGraceIsATimeoutFromTheLeadButNotForACloseSeenAsLeader(t *testing.T) {
 		t.Fatalf("6 s after the lead: %d ms left", left)
 	}
 }
+
+func TestCloseIsRecheckedOnlyWhenOthersHoldHeartbeatsFromBeforeIt(t *testing.T) {
+	master := controller.BrokerKey{ClusterName: "c", BrokerName: "b", BrokerID: 1}
+	now := nowMillis()
+	answer := func(last int64) peerAnswer {
+		return peerAnswer{id: "n1", entries: map[controller.BrokerKey]controller.HeartbeatEntry{
+			master: {LastUpdateMillis: last, HeartbeatTimeoutMill: 10000}}}
+	}
+	closedAt := now - 100
+	for _, c := range []struct {
+		name    string
+		answers []peerAnswer
+		want    bool
+	}{
+		{"nobody holds it", []peerAnswer{{id: "n1"}}, false},
+		{"held from before the close", []peerAnswer{answer(closedAt - 500)}, true},
+		{"heard after the close", []peerAnswer{answer(closedAt - 500), answer(closedAt + 50)}, false},
+		{"held but run out", []peerAnswer{answer(now - 20000)}, false},
+	} {
+		if got := heardOnlyBefore(c.answers, master, closedAt); got != c.want {
+			t.Errorf("%s: %v, want %v", c.name, got, c.want)
+		}
+	}
+}
