@@ -37,6 +37,9 @@ const (
 	// holds the broker's last heartbeat; after the pause it has dropped it,
 	// while a live broker that closed one connection is still held.
 	closeRecheckPause = 200 * time.Millisecond
+	// refreshMaxQuestions bounds the questions of one inactive-master scan
+	// about the members the leader does not hear (refreshUnheard).
+	refreshMaxQuestions = 16
 )
 
 // livenessAsker holds the leader's connections to the other nodes'
@@ -183,25 +186,10 @@ func (n *Node) groupSilent(master controller.BrokerKey, members []int64, job ele
 		}
 		answers = n.askPeers(keys)
 	}
-	now := nowMillis()
+	heardBy, answered := n.takeOver(answers, &master)
 	timeout := job.timeoutMillis
-	heardBy := ""
-	for _, a := range answers {
-		for key, e := range a.entries {
-			fresh := e.LastUpdateMillis+e.HeartbeatTimeoutMill >= now
-			if key == master {
-				if timeout == 0 {
-					timeout = e.HeartbeatTimeoutMill
-				}
-				if fresh {
-					heardBy = a.id
-				}
-			}
-			if fresh && n.live.adopt(key, e) {
-				n.log.WithFields(logrus.Fields{"brokerName": key.BrokerName, "brokerId": key.BrokerID, "from": a.id,
-					"ageMillis": now - e.LastUpdateMillis}).Debug("heartbeat taken over from another controller node")
-			}
-		}
+	if timeout == 0 {
+		timeout = answered
 	}
 	entry := n.log.WithFields(fields).WithFields(logrus.Fields{"brokerId": master.BrokerID, "answered": len(answers) + 1, "quorum": n.quorum()})
 	if heardBy != "" || n.live.Alive(master.ClusterName, master.BrokerName, master.BrokerID) {
@@ -217,6 +205,59 @@ func (n *Node) groupSilent(master controller.BrokerKey, members []int64, job ele
 		return false
 	}
 	return true
+}
+
+// takeOver adopts every heartbeat the answers hold within its timeout that
+// is newer than this node's. It returns a node that heard master within its
+// timeout ("" when none did, or master is nil) and master's timeout as an
+// answer held it (0 when none did).
+func (n *Node) takeOver(answers []peerAnswer, master *controller.BrokerKey) (heardBy string, timeout int64) {
+	now := nowMillis()
+	for _, a := range answers {
+		for key, e := range a.entries {
+			fresh := e.LastUpdateMillis+e.HeartbeatTimeoutMill >= now
+			if master != nil && key == *master {
+				timeout = e.HeartbeatTimeoutMill
+				if fresh {
+					heardBy = a.id
+				}
+			}
+			if fresh && n.live.adopt(key, e) {
+				n.log.WithFields(logrus.Fields{"brokerName": key.BrokerName, "brokerId": key.BrokerID, "from": a.id,
+					"ageMillis": now - e.LastUpdateMillis}).Debug("heartbeat taken over from another controller node")
+			}
+		}
+	}
+	return heardBy, timeout
+}
+
+// refreshUnheard asks, on the leader, the other nodes about the registered
+// members this node does not hear and takes over what they heard: brokers
+// behind one address shared by the nodes heartbeat to one node each, and
+// the leader's checks (an in-sync set's members alive, the master a
+// registration names, the election's candidates) read its own table. At
+// most refreshMaxQuestions questions of wire.LivenessMaxKeys members a
+// scan; nothing is asked while this node hears every member.
+func (n *Node) refreshUnheard() {
+	var keys []controller.BrokerKey
+	n.fsm.Read(func(s *controller.State) {
+		for _, name := range s.BrokerNames() {
+			ri, ok := s.ReplicaInfo(name)
+			if !ok {
+				continue
+			}
+			for _, id := range ri.IDs() {
+				if len(keys) < refreshMaxQuestions*wire.LivenessMaxKeys && !n.live.Alive(ri.ClusterName, name, id) {
+					keys = append(keys, controller.BrokerKey{ClusterName: ri.ClusterName, BrokerName: name, BrokerID: id})
+				}
+			}
+		}
+	})
+	for len(keys) > 0 {
+		batch := keys[:min(len(keys), wire.LivenessMaxKeys)]
+		keys = keys[len(batch):]
+		n.takeOver(n.askPeers(batch), nil)
+	}
 }
 
 // heardOnlyBefore says whether some answer holds master within its timeout

@@ -219,3 +219,39 @@ func TestCloseIsRecheckedOnlyWhenOthersHoldHeartbeatsFromBeforeIt(t *testing.T) 
 		}
 	}
 }
+
+// A slave heartbeating to one follower only (a load-balanced address): the
+// leader's inactive-master scan takes its heartbeat over, so the master's
+// in-sync set can take it in (the leader checks the members alive).
+func TestLeaderTakesOverAMemberOnlyAFollowerHears(t *testing.T) {
+	g := startGroup(t, 3, nil)
+	leader := g.leader(t)
+	follower := (leader + 1) % 3
+	m := ctltest.NewBroker(t, "cluster-a", "set-t", g.addrs)
+	s := ctltest.NewBroker(t, "cluster-a", "set-t", g.addrs)
+	m.Register(t)
+	s.Register(t)
+	beat(t, m, 60000)
+	waitFor(t, "the master's heartbeat on the leader", func() bool { return g.svcs[leader].Node.live.size() >= 1 })
+	ctltest.MustCode(t, m.Elect(t), 0)
+	var others []string
+	for i, addr := range g.addrs {
+		if i != follower {
+			others = append(others, addr)
+		}
+	}
+	s.CloseTo(others...)
+	beat(t, s, 60000)
+	waitFor(t, "the in-sync set to take the slave in", func() bool {
+		resp := m.Call(t, wire.CodeAlterSyncStateSet, &wire.AlterSyncStateSetRequest{BrokerName: "set-t", MasterBrokerID: 1, MasterEpoch: 1},
+			(&wire.SyncStateSet{SyncStateSet: []int64{1, 2}, SyncStateSetEpoch: 1}).Encode())
+		return resp.Code == 0
+	})
+	n := g.svcs[leader].Node
+	n.live.mu.Lock()
+	conn, held := n.live.connOf[controller.BrokerKey{ClusterName: "cluster-a", BrokerName: "set-t", BrokerID: 2}]
+	n.live.mu.Unlock()
+	if !held || conn != adoptedConn {
+		t.Fatalf("the leader holds the slave %v on connection %d, want taken over", held, conn)
+	}
+}

@@ -219,11 +219,14 @@ func (n *Node) expireHeartbeats() {
 }
 
 // scanInactiveMasters is the leader's scan every scanInactiveMasterInterval
-// for sets whose master is dead while a member lives.
+// for sets whose master is dead while a member lives, after taking over
+// what the other nodes hear of the members it does not (a network call:
+// the scan runs on its own goroutine).
 func (n *Node) scanInactiveMasters() {
 	if !n.Serving() {
 		return
 	}
+	n.refreshUnheard()
 	var jobs []electJob
 	n.fsm.Read(func(s *controller.State) {
 		for _, name := range s.ScanNeedReelect(n.live) {
