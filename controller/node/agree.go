@@ -127,7 +127,10 @@ func (n *Node) askPeers(keys []controller.BrokerKey) []peerAnswer {
 }
 
 // askPeer is one question to one node; false when it did not answer in
-// time, or answered something else than a readable success.
+// time. A node that answers anything else than a readable success (a Java
+// controller's 3, a refusal under ACL) answered without having heard: it
+// counts toward the quorum, so a misconfigured signature cannot stop every
+// election, and the line about it says what to fix.
 func (n *Node) askPeer(p config.Peer, body []byte) (peerAnswer, bool) {
 	ctx, cancel := context.WithTimeout(context.Background(), livenessAskTimeout)
 	defer cancel()
@@ -146,8 +149,11 @@ func (n *Node) askPeer(p config.Peer, body []byte) (peerAnswer, bool) {
 				f["code"], f["remark"] = resp.Code, resp.Remark
 			}
 			return f
-		}, "a controller node did not answer the liveness question; counted as not having heard the broker", time.Now())
-		return peerAnswer{}, false
+		}, "a controller node did not answer the liveness question (code 5020; with ACL, sign with innerClientAuthenticationCredentials or keep aclAnonymousRouteRead): counted as not having heard the broker", time.Now())
+		if resp == nil {
+			return peerAnswer{}, false
+		}
+		return peerAnswer{id: p.ID}, true
 	}
 	a := peerAnswer{id: p.ID, entries: make(map[controller.BrokerKey]controller.HeartbeatEntry, len(got.Brokers))}
 	for _, e := range got.Brokers {

@@ -7,8 +7,10 @@ import (
 	"time"
 
 	"github.com/gonamesrv/gonamesrv/controller"
+	"github.com/gonamesrv/gonamesrv/controller/config"
 	"github.com/gonamesrv/gonamesrv/controller/ctltest"
 	"github.com/gonamesrv/gonamesrv/controller/wire"
+	"github.com/gonamesrv/gonamesrv/internal/aclsign"
 	"github.com/gonamesrv/gonamesrv/internal/nstest"
 	"github.com/gonamesrv/gonamesrv/remoting"
 )
@@ -45,10 +47,17 @@ func beat(t *testing.T, b *ctltest.Broker, timeoutMillis int64) (stop func()) {
 // in the in-sync set: an election on 1's silence would elect 2.
 func beatingPair(t *testing.T, name string, timeoutMillis int64) (g *group, m, s *ctltest.Broker, stopM func()) {
 	t.Helper()
-	g = startGroup(t, 3, nil)
+	return beatingPairWith(t, name, timeoutMillis, nil, remoting.ClientConfig{})
+}
+
+// beatingPairWith is beatingPair with the nodes' configuration tweaked and
+// the brokers' connections configured by client (their signature).
+func beatingPairWith(t *testing.T, name string, timeoutMillis int64, tweak func(*config.Config), client remoting.ClientConfig) (g *group, m, s *ctltest.Broker, stopM func()) {
+	t.Helper()
+	g = startGroup(t, 3, tweak)
 	leader := g.leader(t)
-	m = ctltest.NewBroker(t, "cluster-a", name, g.addrs)
-	s = ctltest.NewBroker(t, "cluster-a", name, g.addrs)
+	m = ctltest.NewBrokerWith(t, "cluster-a", name, g.addrs, client)
+	s = ctltest.NewBrokerWith(t, "cluster-a", name, g.addrs, client)
 	m.Register(t)
 	s.Register(t)
 	stopM = beat(t, m, timeoutMillis)
@@ -107,6 +116,17 @@ func TestMasterSilentForTheWholeGroupIsReplaced(t *testing.T) {
 	if id, epoch, sss := masterOf(t, s); id != 2 || epoch != 2 || fmt.Sprint(sss) != "[2]" {
 		t.Fatalf("after the group stopped hearing the master: master %d epoch %d sss %v, want 2, 2, [2]", id, epoch, sss)
 	}
+}
+
+// With ACL on, route reads signed only and the nodes without credentials,
+// every question is refused: each refusal counts as an answer of a node that
+// did not hear, so a master silent for the group is still replaced.
+func TestRefusedQuestionsDoNotStopElections(t *testing.T) {
+	acl := withACL(t, "")
+	tweak := func(c *config.Config) { acl(c); c.AclAnonymousRouteRead = false }
+	_, _, s, stopM := beatingPairWith(t, "set-r", 1000, tweak, remoting.ClientConfig{Sign: aclsign.Signer(testAdmin)})
+	stopM()
+	waitFor(t, "broker 2 elected", func() bool { id, _, _ := masterOf(t, s); return id == 2 })
 }
 
 // Issue 38 item 1, the grace: the master heartbeats to the leader only (as
