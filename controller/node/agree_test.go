@@ -69,6 +69,17 @@ func beatingPairWith(t *testing.T, name string, timeoutMillis int64, tweak func(
 	return g, m, s, stopM
 }
 
+// addrsBut is every node's address but node keep's.
+func (g *group) addrsBut(keep int) []string {
+	var out []string
+	for i, addr := range g.addrs {
+		if i != keep {
+			out = append(out, addr)
+		}
+	}
+	return out
+}
+
 // holdMaster checks, for span, that the set keeps master 1 at epoch 1.
 func holdMaster(t *testing.T, s *ctltest.Broker, span time.Duration) {
 	t.Helper()
@@ -88,14 +99,7 @@ func TestMasterHeardByAFollowerOnlyIsNotReplaced(t *testing.T) {
 	const timeout = 1000
 	g, m, s, _ := beatingPair(t, "set-f", timeout)
 	leader := g.leader(t)
-	var others []string
-	for i, addr := range g.addrs {
-		if i != leader && i != (leader+1)%3 {
-			others = append(others, addr)
-		}
-	}
-	others = append(others, g.addrs[leader])
-	m.CloseTo(others...)
+	m.CloseTo(g.addrsBut((leader + 1) % 3)...)
 	holdMaster(t, s, 3*timeout*time.Millisecond)
 	key := controller.BrokerKey{ClusterName: "cluster-a", BrokerName: "set-f", BrokerID: 1}
 	waitFor(t, "the leader to take the follower's heartbeat of the master over", func() bool {
@@ -139,13 +143,7 @@ func TestNewLeaderGivesTheMasterAHeartbeatTimeoutToBeHeard(t *testing.T) {
 	const timeout = 2000
 	g, m, s, stopM := beatingPair(t, "set-g", timeout)
 	leader := g.leader(t)
-	var followers []string
-	for i, addr := range g.addrs {
-		if i != leader {
-			followers = append(followers, addr)
-		}
-	}
-	m.CloseTo(followers...)
+	m.CloseTo(g.addrsBut(leader)...)
 	waitFor(t, "the followers to drop the master", func() bool {
 		for i, svc := range g.svcs {
 			if i != leader && svc.Node.live.Alive("cluster-a", "set-g", 1) {
@@ -254,13 +252,7 @@ func TestLeaderTakesOverAMemberOnlyAFollowerHears(t *testing.T) {
 	beat(t, m, 60000)
 	waitFor(t, "the master's heartbeat on the leader", func() bool { return g.svcs[leader].Node.live.size() >= 1 })
 	ctltest.MustCode(t, m.Elect(t), 0)
-	var others []string
-	for i, addr := range g.addrs {
-		if i != follower {
-			others = append(others, addr)
-		}
-	}
-	s.CloseTo(others...)
+	s.CloseTo(g.addrsBut(follower)...)
 	beat(t, s, 60000)
 	waitFor(t, "the in-sync set to take the slave in", func() bool {
 		resp := m.Call(t, wire.CodeAlterSyncStateSet, &wire.AlterSyncStateSetRequest{BrokerName: "set-t", MasterBrokerID: 1, MasterEpoch: 1},

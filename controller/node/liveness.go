@@ -47,6 +47,12 @@ func (t *liveTable) observe(hb *wire.BrokerHeartbeatRequest, conn uint64) (ok, f
 	if known && old != conn {
 		t.forgetConnKey(old, key)
 	}
+	t.tieConn(key, conn)
+	return true, false
+}
+
+// tieConn records that key's last heartbeat came on conn.
+func (t *liveTable) tieConn(key controller.BrokerKey, conn uint64) {
 	t.connOf[key] = conn
 	keys := t.keysOfConn[conn]
 	if keys == nil {
@@ -54,7 +60,6 @@ func (t *liveTable) observe(hb *wire.BrokerHeartbeatRequest, conn uint64) (ok, f
 		t.keysOfConn[conn] = keys
 	}
 	keys[key] = struct{}{}
-	return true, false
 }
 
 func (t *liveTable) forgetConnKey(conn uint64, key controller.BrokerKey) {

@@ -57,13 +57,7 @@ func (t *liveTable) adopt(key controller.BrokerKey, e controller.HeartbeatEntry)
 		t.forgetConnKey(conn, key)
 	}
 	t.table.Put(key, e)
-	t.connOf[key] = adoptedConn
-	keys := t.keysOfConn[adoptedConn]
-	if keys == nil {
-		keys = map[controller.BrokerKey]struct{}{}
-		t.keysOfConn[adoptedConn] = keys
-	}
-	keys[key] = struct{}{}
+	t.tieConn(key, adoptedConn)
 	return true
 }
 

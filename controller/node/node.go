@@ -1,6 +1,6 @@
 // Package node runs one RocketMQ 5 controller node: the pure state of
 // package controller under hashicorp/raft (raftfsm), the node's local
-// heartbeat table, the request handlers of codes 1001-1013 and 904 in one
+// heartbeat table, the request handlers of codes 1001-1013, 904 and our 5020 in one
 // dispatch table on a remoting.Server, and the dead-master triggers
 // (connection close, heartbeat expiry, the leader's inactive-master scan)
 // with NOTIFY_BROKER_ROLE_CHANGED to the live members after each election.

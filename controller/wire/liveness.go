@@ -72,15 +72,9 @@ func (r *BrokerLivenessResponse) Encode() []byte { b, _ := json.Marshal(r); retu
 // DecodeBrokerLivenessRequest reads a question within the bounds: the body
 // size, the count of keys and each name (route's name bound).
 func DecodeBrokerLivenessRequest(b []byte) (*BrokerLivenessRequest, error) {
-	if len(b) > LivenessMaxBody {
-		return nil, fmt.Errorf("%w: liveness question of %d bytes, at most %d", route.ErrLimitExceeded, len(b), LivenessMaxBody)
-	}
 	var r BrokerLivenessRequest
-	if err := json.Unmarshal(b, &r); err != nil {
-		return nil, fmt.Errorf("liveness question body: %w", err)
-	}
-	if len(r.Brokers) > LivenessMaxKeys {
-		return nil, fmt.Errorf("%w: liveness question names %d brokers, at most %d", route.ErrLimitExceeded, len(r.Brokers), LivenessMaxKeys)
+	if err := decodeBounded(b, "liveness question", &r, func() int { return len(r.Brokers) }); err != nil {
+		return nil, err
 	}
 	for _, k := range r.Brokers {
 		if err := checkKeyNames(k); err != nil {
@@ -92,15 +86,9 @@ func DecodeBrokerLivenessRequest(b []byte) (*BrokerLivenessRequest, error) {
 
 // DecodeBrokerLivenessResponse reads an answer within the same bounds.
 func DecodeBrokerLivenessResponse(b []byte) (*BrokerLivenessResponse, error) {
-	if len(b) > LivenessMaxBody {
-		return nil, fmt.Errorf("%w: liveness answer of %d bytes, at most %d", route.ErrLimitExceeded, len(b), LivenessMaxBody)
-	}
 	var r BrokerLivenessResponse
-	if err := json.Unmarshal(b, &r); err != nil {
-		return nil, fmt.Errorf("liveness answer body: %w", err)
-	}
-	if len(r.Brokers) > LivenessMaxKeys {
-		return nil, fmt.Errorf("%w: liveness answer holds %d brokers, at most %d", route.ErrLimitExceeded, len(r.Brokers), LivenessMaxKeys)
+	if err := decodeBounded(b, "liveness answer", &r, func() int { return len(r.Brokers) }); err != nil {
+		return nil, err
 	}
 	for _, e := range r.Brokers {
 		if err := checkKeyNames(e.BrokerKeyJSON); err != nil {
@@ -114,6 +102,21 @@ func DecodeBrokerLivenessResponse(b []byte) (*BrokerLivenessResponse, error) {
 		}
 	}
 	return &r, nil
+}
+
+// decodeBounded reads a liveness body of at most LivenessMaxBody bytes
+// into v, whose count of brokers must be at most LivenessMaxKeys.
+func decodeBounded(b []byte, what string, v any, count func() int) error {
+	if len(b) > LivenessMaxBody {
+		return fmt.Errorf("%w: %s of %d bytes, at most %d", route.ErrLimitExceeded, what, len(b), LivenessMaxBody)
+	}
+	if err := json.Unmarshal(b, v); err != nil {
+		return fmt.Errorf("%s body: %w", what, err)
+	}
+	if n := count(); n > LivenessMaxKeys {
+		return fmt.Errorf("%w: %s names %d brokers, at most %d", route.ErrLimitExceeded, what, n, LivenessMaxKeys)
+	}
+	return nil
 }
 
 func checkKeyNames(k BrokerKeyJSON) error {
