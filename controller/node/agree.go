@@ -2,6 +2,7 @@ package node
 
 import (
 	"context"
+	"errors"
 	"sync"
 	"time"
 
@@ -128,9 +129,10 @@ func (n *Node) askPeers(keys []controller.BrokerKey) []peerAnswer {
 
 // askPeer is one question to one node; false when it did not answer in
 // time. A node that answers anything else than a readable success (a Java
-// controller's 3, a refusal under ACL) answered without having heard: it
-// counts toward the quorum, so a misconfigured signature cannot stop every
-// election, and the line about it says what to fix.
+// controller's 3, a refusal under ACL, a port that demands TLS) answered
+// without having heard: it counts toward the quorum, so a misconfigured
+// signature or useTLS cannot stop every election, and the line about it
+// says what to fix.
 func (n *Node) askPeer(p config.Peer, body []byte) (peerAnswer, bool) {
 	ctx, cancel := context.WithTimeout(context.Background(), livenessAskTimeout)
 	defer cancel()
@@ -149,8 +151,10 @@ func (n *Node) askPeer(p config.Peer, body []byte) (peerAnswer, bool) {
 				f["code"], f["remark"] = resp.Code, resp.Remark
 			}
 			return f
-		}, "a controller node did not answer the liveness question (code 5020; with ACL, sign with innerClientAuthenticationCredentials or keep aclAnonymousRouteRead): counted as not having heard the broker", time.Now())
-		if resp == nil {
+		}, "a controller node did not answer the liveness question (code 5020; with ACL, sign with innerClientAuthenticationCredentials or keep aclAnonymousRouteRead; with tls.server.mode=enforcing, set useTLS): counted as not having heard the broker", time.Now())
+		// A port that demands TLS this node does not speak (useTLS off)
+		// is a live node that cannot be asked: answered, not heard.
+		if resp == nil && !errors.Is(err, remoting.ErrTLSRequired) {
 			return peerAnswer{}, false
 		}
 		return peerAnswer{id: p.ID}, true

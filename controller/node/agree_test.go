@@ -12,6 +12,8 @@ import (
 	"github.com/gonamesrv/gonamesrv/controller/wire"
 	"github.com/gonamesrv/gonamesrv/internal/aclsign"
 	"github.com/gonamesrv/gonamesrv/internal/nstest"
+	"github.com/gonamesrv/gonamesrv/internal/portguard"
+	"github.com/gonamesrv/gonamesrv/internal/testcerts"
 	"github.com/gonamesrv/gonamesrv/remoting"
 )
 
@@ -129,6 +131,23 @@ func TestRefusedQuestionsDoNotStopElections(t *testing.T) {
 	acl := withACL(t, "")
 	tweak := func(c *config.Config) { acl(c); c.AclAnonymousRouteRead = false }
 	_, _, s, stopM := beatingPairWith(t, "set-r", 1000, tweak, remoting.ClientConfig{Sign: aclsign.Signer(testAdmin)})
+	stopM()
+	waitFor(t, "broker 2 elected", func() bool { id, _, _ := masterOf(t, s); return id == 2 })
+}
+
+// With tls.server.mode=enforcing and the nodes' useTLS off, every node
+// closes the plain connections of the questions: each such node is up and
+// counts as an answer of a node that did not hear, so a master silent for
+// the group is still replaced.
+func TestPlainQuestionsToTLSPortsDoNotStopElections(t *testing.T) {
+	certs, err := testcerts.Write(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	tweak := func(c *config.Config) {
+		c.TLSServerMode, c.TLSServerCertPath, c.TLSServerKeyPath = portguard.TLSModeEnforcing, certs.ServerCert, certs.ServerKey
+	}
+	_, _, s, stopM := beatingPairWith(t, "set-p", 1000, tweak, remoting.ClientConfig{TLS: certs.ClientTLS(false)})
 	stopM()
 	waitFor(t, "broker 2 elected", func() bool { id, _, _ := masterOf(t, s); return id == 2 })
 }
