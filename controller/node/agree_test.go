@@ -152,9 +152,10 @@ func TestPlainQuestionsToTLSPortsDoNotStopElections(t *testing.T) {
 	waitFor(t, "broker 2 elected", func() bool { id, _, _ := masterOf(t, s); return id == 2 })
 }
 
-// Issue 38 item 1, the grace: the master heartbeats to the leader only (as
-// Java brokers do), so the followers drop it when its connections to them
-// close; the leader stops and the master finds the new leader at once. The
+// Issue 38 item 1, the grace: the master's connections to the followers
+// close (as a Java master's do after a request timeout) and it heartbeats
+// to the leader only, so the followers drop it; the leader stops and the
+// master finds the new leader at once. The
 // new leader, which lost the master as a follower and whose other node does
 // not hear it either, waits the broker's heartbeat timeout before electing
 // and hears it meanwhile: no election.
