@@ -17,8 +17,13 @@ import (
 	"github.com/gonamesrv/gonamesrv/remoting"
 )
 
-// beatEvery is the period of the tests' background heartbeats.
-const beatEvery = 200 * time.Millisecond
+// beatEvery is the period of the tests' background heartbeats, and
+// beatTimeout the timeout they announce: fifteen periods, so a starved
+// machine (-race beside other builds) does not let a live broker expire.
+const (
+	beatEvery   = 200 * time.Millisecond
+	beatTimeout = 3000
+)
 
 // beat heartbeats b (to the nodes it holds connections to) every beatEvery
 // with the given timeout until the returned stop, or the test's end.
@@ -98,11 +103,10 @@ func holdMaster(t *testing.T, s *ctltest.Broker, span time.Duration) {
 // the other nodes, takes the follower's heartbeat over and elects nobody,
 // not at the close and not as the taken-over entries run out.
 func TestMasterHeardByAFollowerOnlyIsNotReplaced(t *testing.T) {
-	const timeout = 1000
-	g, m, s, _ := beatingPair(t, "set-f", timeout)
+	g, m, s, _ := beatingPair(t, "set-f", beatTimeout)
 	leader := g.leader(t)
 	m.CloseTo(g.addrsBut((leader + 1) % 3)...)
-	holdMaster(t, s, 3*timeout*time.Millisecond)
+	holdMaster(t, s, 2*beatTimeout*time.Millisecond)
 	key := controller.BrokerKey{ClusterName: "cluster-a", BrokerName: "set-f", BrokerID: 1}
 	waitFor(t, "the leader to take the follower's heartbeat of the master over", func() bool {
 		n := g.svcs[leader].Node
@@ -116,7 +120,7 @@ func TestMasterHeardByAFollowerOnlyIsNotReplaced(t *testing.T) {
 // The master silent for the whole group (connected, no heartbeat) is still
 // replaced, after its timeout, once a quorum answered that nobody hears it.
 func TestMasterSilentForTheWholeGroupIsReplaced(t *testing.T) {
-	_, _, s, stopM := beatingPair(t, "set-w", 1000)
+	_, _, s, stopM := beatingPair(t, "set-w", beatTimeout)
 	stopM()
 	waitFor(t, "broker 2 elected", func() bool { id, _, _ := masterOf(t, s); return id == 2 })
 	if id, epoch, sss := masterOf(t, s); id != 2 || epoch != 2 || fmt.Sprint(sss) != "[2]" {
@@ -130,7 +134,7 @@ func TestMasterSilentForTheWholeGroupIsReplaced(t *testing.T) {
 func TestRefusedQuestionsDoNotStopElections(t *testing.T) {
 	acl := withACL(t, "")
 	tweak := func(c *config.Config) { acl(c); c.AclAnonymousRouteRead = false }
-	_, _, s, stopM := beatingPairWith(t, "set-r", 1000, tweak, remoting.ClientConfig{Sign: aclsign.Signer(testAdmin)})
+	_, _, s, stopM := beatingPairWith(t, "set-r", beatTimeout, tweak, remoting.ClientConfig{Sign: aclsign.Signer(testAdmin)})
 	stopM()
 	waitFor(t, "broker 2 elected", func() bool { id, _, _ := masterOf(t, s); return id == 2 })
 }
@@ -147,7 +151,7 @@ func TestPlainQuestionsToTLSPortsDoNotStopElections(t *testing.T) {
 	tweak := func(c *config.Config) {
 		c.TLSServerMode, c.TLSServerCertPath, c.TLSServerKeyPath = portguard.TLSModeEnforcing, certs.ServerCert, certs.ServerKey
 	}
-	_, _, s, stopM := beatingPairWith(t, "set-p", 1000, tweak, remoting.ClientConfig{TLS: certs.ClientTLS(false)})
+	_, _, s, stopM := beatingPairWith(t, "set-p", beatTimeout, tweak, remoting.ClientConfig{TLS: certs.ClientTLS(false)})
 	stopM()
 	waitFor(t, "broker 2 elected", func() bool { id, _, _ := masterOf(t, s); return id == 2 })
 }
@@ -160,7 +164,7 @@ func TestPlainQuestionsToTLSPortsDoNotStopElections(t *testing.T) {
 // not hear it either, waits the broker's heartbeat timeout before electing
 // and hears it meanwhile: no election.
 func TestNewLeaderGivesTheMasterAHeartbeatTimeoutToBeHeard(t *testing.T) {
-	const timeout = 2000
+	const timeout = 2 * beatTimeout
 	g, m, s, stopM := beatingPair(t, "set-g", timeout)
 	leader := g.leader(t)
 	m.CloseTo(g.addrsBut(leader)...)
@@ -180,7 +184,8 @@ func TestNewLeaderGivesTheMasterAHeartbeatTimeoutToBeHeard(t *testing.T) {
 	again.ID, again.Addr = 1, m.Addr
 	beat(t, again, timeout)
 	waitFor(t, "the new leader to hear the master", func() bool { return g.svcs[next].Node.live.Alive("cluster-a", "set-g", 1) })
-	holdMaster(t, s, 2*timeout*time.Millisecond)
+	// Past the grace, which began before the master was heard again.
+	holdMaster(t, s, timeout*time.Millisecond+time.Second)
 }
 
 // 5020 is answered by any node from its own table: ages, not times, for
