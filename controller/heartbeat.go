@@ -78,24 +78,53 @@ func (t *HeartbeatTable) Remove(key BrokerKey) { delete(t.entries, key) }
 // Expire removes and returns, sorted, the members whose heartbeat is older
 // than their timeout at nowMillis (Java's scanNotActiveBroker).
 func (t *HeartbeatTable) Expire(nowMillis int64) []BrokerKey {
-	var gone []BrokerKey
+	gone := t.ExpireEntries(nowMillis)
+	keys := make([]BrokerKey, len(gone))
+	for i, g := range gone {
+		keys[i] = g.Key
+	}
+	return keys
+}
+
+// ExpiredEntry is a member Expire removed, with its last heartbeat.
+type ExpiredEntry struct {
+	Key   BrokerKey
+	Entry HeartbeatEntry
+}
+
+// ExpireEntries is Expire returning each removed member's last heartbeat.
+func (t *HeartbeatTable) ExpireEntries(nowMillis int64) []ExpiredEntry {
+	var gone []ExpiredEntry
 	for key, e := range t.entries {
 		if !e.aliveAt(nowMillis) {
-			gone = append(gone, key)
+			gone = append(gone, ExpiredEntry{key, *e})
 			delete(t.entries, key)
 		}
 	}
-	slices.SortFunc(gone, func(a, b BrokerKey) int {
-		if c := cmp.Compare(a.ClusterName, b.ClusterName); c != 0 {
+	slices.SortFunc(gone, func(a, b ExpiredEntry) int {
+		if c := cmp.Compare(a.Key.ClusterName, b.Key.ClusterName); c != 0 {
 			return c
 		}
-		if c := cmp.Compare(a.BrokerName, b.BrokerName); c != 0 {
+		if c := cmp.Compare(a.Key.BrokerName, b.Key.BrokerName); c != 0 {
 			return c
 		}
-		return cmp.Compare(a.BrokerID, b.BrokerID)
+		return cmp.Compare(a.Key.BrokerID, b.Key.BrokerID)
 	})
 	return gone
 }
+
+// Get returns a copy of a member's last heartbeat, expired or not.
+func (t *HeartbeatTable) Get(key BrokerKey) (HeartbeatEntry, bool) {
+	e, ok := t.entries[key]
+	if !ok {
+		return HeartbeatEntry{}, false
+	}
+	return *e, true
+}
+
+// Put stores a member's heartbeat as given (one another node heard,
+// its LastUpdateMillis already on this table's clock).
+func (t *HeartbeatTable) Put(key BrokerKey, e HeartbeatEntry) { t.entries[key] = &e }
 
 // NextExpiry returns the earliest moment, in the table's milliseconds, at
 // which a member is expired (one past its last + timeout); false when the

@@ -35,6 +35,14 @@ var accessClasses = map[int32]acl.Class{
 	wire.CodeGetMetadataInfo:        acl.RouteRead,
 	wire.CodeGetSyncStateData:       acl.RouteRead,
 	wire.CodeGetControllerConfig:    acl.RouteRead,
+	// 5020, the leader's liveness question to the other nodes (agree.go):
+	// a read that changes nothing and tells which brokers a node hears and
+	// their addresses, what GET_SYNC_STATE_DATA already tells a route
+	// reader; as broker control the leader's own signature would have to
+	// be an admin account or its address white-listed on every node, and a
+	// refused question counts as "not heard", which would turn the group's
+	// check back into the leader's alone.
+	wire.CodeGetBrokerLiveness: acl.RouteRead,
 
 	// Ours: moving the leadership is an operator's write.
 	wire.CodeTransferControllerLeader: acl.AdminWrite,

@@ -178,10 +178,21 @@ func inSyncPairWithoutScans(t *testing.T, size int, name string) (*group, []*ctl
 
 // Issue 24 item 4: the followers see the master's connections close while
 // the leader still has it live (a leader killed before it saw the close);
-// the next leader elects as soon as it serves, not at its next
+// the next leader elects once the brokers have had a heartbeat timeout to
+// be heard by it (issue 38 item 1: 3 s here, broker 2's), not at its next
 // inactive-master scan (here a day).
 func TestNewLeaderElectsForAMasterThatDiedWithoutLeader(t *testing.T) {
 	g, bs := inSyncPairWithoutScans(t, 3, "set-l")
+	beat(t, bs[1], beatTimeout)
+	key := controller.BrokerKey{ClusterName: "cluster-a", BrokerName: "set-l", BrokerID: 2}
+	waitFor(t, "broker 2's shorter timeout on every node", func() bool {
+		for _, svc := range g.svcs {
+			if e, ok := svc.Node.live.entry(key); !ok || e.HeartbeatTimeoutMill != beatTimeout {
+				return false
+			}
+		}
+		return true
+	})
 	leader := g.leader(t)
 	var followers []string
 	for i, addr := range g.addrs {

@@ -44,6 +44,11 @@ type electJob struct {
 	key      controller.BrokerKey
 	brokerID *int64
 	trigger  string
+	// seenAt is when this node saw the close or the expiry (nowMillis);
+	// timeoutMillis the broker's heartbeat timeout as this node held it
+	// then (0: unknown, the scan's jobs).
+	seenAt        int64
+	timeoutMillis int64
 }
 
 // elector runs controller-triggered elections one at a time on the leader.
@@ -82,25 +87,16 @@ func (e *elector) handle(job electJob) {
 		n.log.WithFields(fields).Debug("broker inactive; not the leader, no election")
 		return
 	}
-	if job.brokerID != nil {
-		var isMaster bool
-		n.fsm.Read(func(s *controller.State) {
-			ss, ok := s.SyncStateInfo(job.key.BrokerName)
-			isMaster = ok && ss.HasMaster && ss.MasterBrokerID == *job.brokerID
-		})
-		if !isMaster {
+	master, members, ok := n.deadMaster(job)
+	if !ok {
+		if job.brokerID != nil {
 			n.log.WithFields(fields).WithField("brokerId", *job.brokerID).Info("broker inactive; not the master, no election")
-			return
 		}
-	} else {
-		// The scan's finding may be stale by now: another trigger of the
-		// same death may have elected, or cleared the master, meanwhile (a
-		// second cleared-master election would bump masterEpoch again).
-		var still bool
-		n.fsm.Read(func(s *controller.State) { still = slices.Contains(s.ScanNeedReelect(n.live), job.key.BrokerName) })
-		if !still {
-			return
-		}
+		return
+	}
+	// The group's verdict, not this node's alone (agree.go).
+	if !n.groupSilent(master, members, job, fields) {
+		return
 	}
 	// Java's triggerElectMaster: every answer but success is retried, up
 	// to electMasterMaxRetryCount attempts. Each MASTER_NOT_AVAILABLE
@@ -133,29 +129,62 @@ func (e *elector) handle(job electJob) {
 	}
 }
 
-// brokerInactive is every dead-broker trigger's end (Java's onBrokerInactive).
-func (n *Node) brokerInactive(key controller.BrokerKey, trigger string) {
+// deadMaster reads, for a job, the master it is about and the set's
+// members; false when there is nothing to elect: the dead broker is not the
+// recorded master, or the scan's finding is stale by now (another trigger
+// of the same death may have elected, or cleared the master, meanwhile: a
+// second cleared-master election would bump masterEpoch again).
+func (n *Node) deadMaster(job electJob) (controller.BrokerKey, []int64, bool) {
+	var (
+		master  controller.BrokerKey
+		members []int64
+		ok      bool
+	)
+	n.fsm.Read(func(s *controller.State) {
+		ss, known := s.SyncStateInfo(job.key.BrokerName)
+		if !known || !ss.HasMaster {
+			return
+		}
+		if job.brokerID != nil {
+			ok = ss.MasterBrokerID == *job.brokerID
+		} else {
+			ok = slices.Contains(s.ScanNeedReelect(n.live), job.key.BrokerName)
+		}
+		master = controller.BrokerKey{ClusterName: ss.ClusterName, BrokerName: job.key.BrokerName, BrokerID: ss.MasterBrokerID}
+		if ri, found := s.ReplicaInfo(job.key.BrokerName); found {
+			members = ri.IDs()
+		}
+	})
+	return master, members, ok
+}
+
+// brokerInactive is every dead-broker trigger's end (Java's onBrokerInactive):
+// a follower only drops the entry; the leader asks the group (agree.go).
+func (n *Node) brokerInactive(gone controller.ExpiredEntry, trigger string, seenAt int64) {
+	key := gone.Key
 	n.log.WithFields(logrus.Fields{"clusterName": key.ClusterName, "brokerName": key.BrokerName, "brokerId": key.BrokerID,
 		"trigger": trigger, "leader": n.Serving()}).Info("broker inactive")
 	if !n.Serving() {
 		return
 	}
 	id := key.BrokerID
-	n.elector.enqueue(electJob{key: key, brokerID: &id, trigger: trigger})
+	n.elector.enqueue(electJob{key: key, brokerID: &id, trigger: trigger, seenAt: seenAt, timeoutMillis: gone.Entry.HeartbeatTimeoutMill})
 }
 
 // connClosed is the fast trigger: the members that heartbeated on a closed
-// connection are dead at once.
+// connection are dead at once, unless another node still hears them.
 func (n *Node) connClosed(conn uint64) {
-	for _, key := range n.live.closed(conn) {
-		n.brokerInactive(key, triggerConnClosed)
+	now := nowMillis()
+	for _, gone := range n.live.closed(conn) {
+		n.brokerInactive(gone, triggerConnClosed, now)
 	}
 }
 
 // scanHeartbeats expires silent members.
 func (n *Node) scanHeartbeats() {
-	for _, key := range n.live.expire() {
-		n.brokerInactive(key, triggerExpired)
+	now := nowMillis()
+	for _, gone := range n.live.expire() {
+		n.brokerInactive(gone, triggerExpired, now)
 	}
 }
 
@@ -190,11 +219,14 @@ func (n *Node) expireHeartbeats() {
 }
 
 // scanInactiveMasters is the leader's scan every scanInactiveMasterInterval
-// for sets whose master is dead while a member lives.
+// for sets whose master is dead while a member lives, after taking over
+// what the other nodes hear of the members it does not (a network call:
+// the scan runs on its own goroutine).
 func (n *Node) scanInactiveMasters() {
 	if !n.Serving() {
 		return
 	}
+	n.refreshUnheard()
 	var jobs []electJob
 	n.fsm.Read(func(s *controller.State) {
 		for _, name := range s.ScanNeedReelect(n.live) {

@@ -54,6 +54,7 @@ var routes = []route{
 	{wire.CodeGetNextBrokerID, true, (*Node).getNextBrokerID},
 	{wire.CodeApplyBrokerID, true, (*Node).applyBrokerID},
 	{wire.CodeBrokerHeartbeat, false, (*Node).brokerHeartbeat},
+	{wire.CodeGetBrokerLiveness, false, (*Node).getBrokerLiveness},           // from memory (agree.go)
 	{wire.CodeTransferControllerLeader, true, (*Node).transferLeaderRequest}, // waits for the new leader (transfer.go)
 	{wire.CodeAddControllerPeer, true, (*Node).addControllerPeer},            // waits for the configuration's commit
 	{wire.CodeRemoveControllerPeer, true, (*Node).removeControllerPeer},      // membership.go

@@ -47,6 +47,12 @@ func (t *liveTable) observe(hb *wire.BrokerHeartbeatRequest, conn uint64) (ok, f
 	if known && old != conn {
 		t.forgetConnKey(old, key)
 	}
+	t.tieConn(key, conn)
+	return true, false
+}
+
+// tieConn records that key's last heartbeat came on conn.
+func (t *liveTable) tieConn(key controller.BrokerKey, conn uint64) {
 	t.connOf[key] = conn
 	keys := t.keysOfConn[conn]
 	if keys == nil {
@@ -54,7 +60,6 @@ func (t *liveTable) observe(hb *wire.BrokerHeartbeatRequest, conn uint64) (ok, f
 		t.keysOfConn[conn] = keys
 	}
 	keys[key] = struct{}{}
-	return true, false
 }
 
 func (t *liveTable) forgetConnKey(conn uint64, key controller.BrokerKey) {
@@ -66,28 +71,31 @@ func (t *liveTable) forgetConnKey(conn uint64, key controller.BrokerKey) {
 	}
 }
 
-// closed removes the members that last heartbeated on conn and returns them.
-func (t *liveTable) closed(conn uint64) []controller.BrokerKey {
+// closed removes the members that last heartbeated on conn and returns
+// them with their last heartbeats.
+func (t *liveTable) closed(conn uint64) []controller.ExpiredEntry {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	var gone []controller.BrokerKey
+	var gone []controller.ExpiredEntry
 	for key := range t.keysOfConn[conn] {
+		e, _ := t.table.Get(key)
 		t.table.Remove(key)
 		delete(t.connOf, key)
-		gone = append(gone, key)
+		gone = append(gone, controller.ExpiredEntry{Key: key, Entry: e})
 	}
 	delete(t.keysOfConn, conn)
 	return gone
 }
 
-// expire removes and returns the members whose heartbeat timed out.
-func (t *liveTable) expire() []controller.BrokerKey {
+// expire removes and returns the members whose heartbeat timed out, with
+// their last heartbeats.
+func (t *liveTable) expire() []controller.ExpiredEntry {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	gone := t.table.Expire(nowMillis())
-	for _, key := range gone {
-		t.forgetConnKey(t.connOf[key], key)
-		delete(t.connOf, key)
+	gone := t.table.ExpireEntries(nowMillis())
+	for _, g := range gone {
+		t.forgetConnKey(t.connOf[g.Key], g.Key)
+		delete(t.connOf, g.Key)
 	}
 	return gone
 }

@@ -31,7 +31,7 @@ func TestLiveTableTracksConnectionsAndItsBound(t *testing.T) {
 	}
 	// Member 1 moved to connection 9: closing 7 removes only member 2.
 	gone := table.closed(7)
-	if len(gone) != 1 || gone[0] != (controller.BrokerKey{ClusterName: "c", BrokerName: "s", BrokerID: 2}) {
+	if len(gone) != 1 || gone[0].Key != (controller.BrokerKey{ClusterName: "c", BrokerName: "s", BrokerID: 2}) {
 		t.Fatalf("closing connection 7 removed %v", gone)
 	}
 	if !table.Alive("c", "s", 1) || table.Alive("c", "s", 2) || table.size() != 1 {
@@ -47,10 +47,10 @@ func TestLiveTableExpiresSilentMembers(t *testing.T) {
 	table.observe(heartbeat("s", 1, -10000), 1) // Java's tests' way of a dead broker
 	table.observe(heartbeat("s", 2, 60000), 1)
 	gone := table.expire()
-	if len(gone) != 1 || gone[0].BrokerID != 1 || table.size() != 1 {
+	if len(gone) != 1 || gone[0].Key.BrokerID != 1 || table.size() != 1 {
 		t.Fatalf("expired %v, %d left", gone, table.size())
 	}
-	if gone := table.closed(1); len(gone) != 1 || gone[0].BrokerID != 2 {
+	if gone := table.closed(1); len(gone) != 1 || gone[0].Key.BrokerID != 2 {
 		t.Fatalf("the expired member was still tied to its connection: %v", gone)
 	}
 }

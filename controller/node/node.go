@@ -1,6 +1,6 @@
 // Package node runs one RocketMQ 5 controller node: the pure state of
 // package controller under hashicorp/raft (raftfsm), the node's local
-// heartbeat table, the request handlers of codes 1001-1013 and 904 in one
+// heartbeat table, the request handlers of codes 1001-1013, 904 and our 5020 in one
 // dispatch table on a remoting.Server, and the dead-master triggers
 // (connection close, heartbeat expiry, the leader's inactive-master scan)
 // with NOTIFY_BROKER_ROLE_CHANGED to the live members after each election.
@@ -92,7 +92,12 @@ type Node struct {
 	// port's write endpoints too (http_admin.go); nil checks none.
 	httpACL atomic.Pointer[acl.Checker]
 
-	live     *liveTable
+	live *liveTable
+	// asker asks the other nodes what they hold of a broker before the
+	// leader elects for silence (agree.go); ledSince is when this node
+	// last began serving as leader (nowMillis), the start of its grace.
+	asker    *livenessAsker
+	ledSince atomic.Int64
 	elector  *elector
 	notifier *notifier
 	// namesrvs tells namesrvAddr's NameServers of elections; nil without.
@@ -135,6 +140,7 @@ func New(cfg *config.Config, log *logrus.Entry) (*Node, error) {
 	n.notifier = newNotifier(n)
 	n.namesrvs = newNamesrvNotifier(n, cfg.NamesrvAddr)
 	n.elector = newElector(n)
+	n.asker = newLivenessAsker()
 	engine := "hashicorp/raft"
 	if !strings.EqualFold(cfg.ControllerType, "DLedger") {
 		engine += " (controllerType " + cfg.ControllerType + " is served by the same engine)"
@@ -237,6 +243,7 @@ func (n *Node) watchLeadership() {
 				continue
 			}
 			n.servingTerm.Store(term)
+			n.ledSince.Store(nowMillis())
 			n.serving.Store(true)
 			n.metrics.role.Set(1)
 			if n.namesrvs != nil {
@@ -245,9 +252,11 @@ func (n *Node) watchLeadership() {
 			n.log.WithFields(logrus.Fields{"term": term, "barrierMillis": time.Since(started).Milliseconds()}).
 				Info("controller leader: barrier committed, serving")
 			// A master that died while no node led (its close seen by this
-			// node as a follower, or its heartbeat run out) is elected
-			// now, not at the next scanInactiveMasterInterval.
-			n.scanInactiveMasters()
+			// node as a follower, or its heartbeat run out) is elected once
+			// the brokers have had a heartbeat timeout to be heard by this
+			// leader (agree.go), not at the next scanInactiveMasterInterval.
+			n.wg.Add(1)
+			go func() { defer n.wg.Done(); n.scanAfterGrace(term) }()
 		}
 	}
 }
@@ -275,6 +284,7 @@ func (n *Node) Shutdown(ctx context.Context) error {
 		err = errors.Join(err, ctx.Err())
 	}
 	n.notifier.close()
+	n.asker.close()
 	if n.namesrvs != nil {
 		n.namesrvs.close()
 	}
