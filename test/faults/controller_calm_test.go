@@ -1,0 +1,301 @@
+package faults
+
+import (
+	"bytes"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/gonamesrv/gonamesrv/controller/ctltest"
+)
+
+// Issue 38 item 2: a healthy controller group on a busy host must not
+// change its leader, nor its brokers their master. The cases start a 3-node
+// cmd/controller group with its default Raft timeouts and two fake brokers
+// of one set (a master and a slave, heartbeating every second to every node
+// with Java's 10 s timeout), disturb the nodes the way a busy host does, and
+// count the leader changes (Raft terms gained) and the broker elections (the
+// set's master epoch gained).
+
+// Bounds of the calm cases, named in docs/controller.md (Timeouts on busy hosts).
+const (
+	// calmStallMin and calmFollowerStallMax bound one stall of a follower
+	// (SIGSTOP to SIGCONT): the stalls seen on a 2-core host with JVMs
+	// starting and compiling. calmLeaderStallMax bounds the leader's: what
+	// the default lease (the 1 s heartbeat timeout) rides out, a stall plus
+	// the up to 200 ms since the leader's last heartbeat before it; a
+	// longer one deposes the leader (docs/controller.md, "Timeouts on busy
+	// hosts", says when to raise the timeouts).
+	calmStallMin, calmFollowerStallMax, calmLeaderStallMax = 500 * time.Millisecond, time.Second, 800 * time.Millisecond
+	// calmStallGap is the least time between two stalls (plus up to 500 ms).
+	calmStallGap = 1500 * time.Millisecond
+	// calmStallsShort and calmStallsFull are the stalls of the short form and of make faults.
+	calmStallsShort, calmStallsFull = 12, 60
+	// calmHogShort and calmHogFull are how long the hogs run; the short
+	// form is 30 s, not the issue's 2 minutes, so that CI keeps its budget.
+	calmHogShort, calmHogFull = 30 * time.Second, 10 * time.Minute
+	// calmBrokerTimeout is the heartbeat timeout the fake brokers announce
+	// (Java's controllerHeartBeatTimeoutMills), calmBrokerBeat their period.
+	calmBrokerTimeout, calmBrokerBeat = 10 * time.Second, time.Second
+	// calmMaxLeaderChanges is the most leader changes a case allows.
+	calmMaxLeaderChanges = 1
+)
+
+// stepDownLine is what hashicorp/raft logs when its leader lease runs out.
+const stepDownLine = "failed to contact quorum of nodes, stepping down"
+
+// calmGroup is a started group with its brokers heartbeating.
+type calmGroup struct {
+	t         *testing.T
+	procs     []*proc
+	addrs     []string
+	httpPorts []int
+	master    *ctltest.Broker
+	startTerm uint64
+	epoch     int32
+	stop      chan struct{}
+	wg        sync.WaitGroup
+}
+
+// startCalmGroup starts the group (with side ports for the status), the
+// set's two brokers, elects the first and starts their heartbeats.
+func startCalmGroup(t *testing.T) *calmGroup {
+	t.Helper()
+	args, addrs := controllerGroupArgs(t)
+	g := &calmGroup{t: t, addrs: addrs, stop: make(chan struct{})}
+	for i := range 3 {
+		port := freePort(t)
+		g.httpPorts = append(g.httpPorts, port)
+		g.procs = append(g.procs, startProc(t, "controller", addrs[i], nil, append(args[i], "-httpListenPort", strconv.Itoa(port))...))
+	}
+	controllerLeader(t, addrs, -1, 30*time.Second)
+	g.master = ctltest.NewBroker(t, "cluster-calm", "set-calm", addrs)
+	slave := ctltest.NewBroker(t, "cluster-calm", "set-calm", addrs)
+	g.master.Register(t)
+	slave.Register(t)
+	beat := func() {
+		g.master.Heartbeat(t, 1, 100, calmBrokerTimeout.Milliseconds())
+		slave.Heartbeat(t, 1, 100, calmBrokerTimeout.Milliseconds())
+	}
+	beat()
+	ctltest.MustCode(t, g.master.Elect(t), 0)
+	g.wg.Add(1)
+	go func() {
+		defer g.wg.Done()
+		for {
+			select {
+			case <-g.stop:
+				return
+			case <-time.After(calmBrokerBeat):
+			}
+			beat()
+		}
+	}()
+	t.Cleanup(g.close)
+	// Settle: a term and an epoch every node agrees on before the count starts.
+	if _, ok := waitFor(30*time.Second, 100*time.Millisecond, func() bool { _, ok := g.term(); return ok }); !ok {
+		t.Fatal("the nodes never agreed on a term")
+	}
+	g.startTerm, _ = g.term()
+	h, _ := g.master.ReplicaInfo(t)
+	g.epoch = *h.MasterEpoch
+	return g
+}
+
+func (g *calmGroup) close() {
+	select {
+	case <-g.stop:
+	default:
+		close(g.stop)
+	}
+	g.wg.Wait()
+}
+
+// term is the Raft term all nodes report, ok only when they agree and one
+// of them serves as the leader.
+func (g *calmGroup) term() (uint64, bool) {
+	var term uint64
+	serving := false
+	for i, port := range g.httpPorts {
+		st, err := controllerStatus(port)
+		if err != nil {
+			return 0, false
+		}
+		n, err := strconv.ParseUint(st.Term, 10, 64)
+		if err != nil || (i > 0 && n != term) {
+			return 0, false
+		}
+		term = n
+		serving = serving || (st.Role == "Leader" && st.Serving)
+	}
+	return term, serving
+}
+
+// leader is the index of the node serving as the leader, -1 when none does.
+func (g *calmGroup) leader() int {
+	for i, port := range g.httpPorts {
+		if st, err := controllerStatus(port); err == nil && st.Role == "Leader" && st.Serving {
+			return i
+		}
+	}
+	return -1
+}
+
+// verdict waits for the group to settle, then reports and judges what the
+// disturbance did: leader changes (terms gained), lease step-downs logged
+// and broker elections (master epochs gained).
+func (g *calmGroup) verdict(r *row) {
+	t := g.t
+	t.Helper()
+	var end uint64
+	if _, ok := waitFor(30*time.Second, 100*time.Millisecond, func() bool {
+		var ok bool
+		end, ok = g.term()
+		return ok
+	}); !ok {
+		t.Fatal("the group did not settle on a serving leader within 30 s after the disturbance")
+	}
+	changes := int(end - g.startTerm)
+	stepDowns := 0
+	for _, p := range g.procs {
+		stepDowns += p.logCount(stepDownLine)
+	}
+	h, _ := g.master.ReplicaInfo(t)
+	elections := int(*h.MasterEpoch - g.epoch)
+	r.figure(t, "leader changes (Raft terms gained)", itoa(changes))
+	r.figure(t, "lease step-downs logged (\""+stepDownLine+"\")", itoa(stepDowns))
+	r.figure(t, "broker elections (master epochs gained)", itoa(elections))
+	r.figure(t, "load average at the end", loadAverage())
+	if changes > calmMaxLeaderChanges {
+		t.Errorf("%d leader changes, want at most %d", changes, calmMaxLeaderChanges)
+	}
+	if elections > 0 {
+		t.Errorf("%d broker elections, want none (master epoch %d -> %d)", elections, g.epoch, *h.MasterEpoch)
+	}
+}
+
+// logCount counts the lines of the process log holding text.
+func (p *proc) logCount(text string) int {
+	out, err := os.ReadFile(p.logPath)
+	if err != nil {
+		return 0
+	}
+	return bytes.Count(out, []byte(text))
+}
+
+// loadAverage is /proc/loadavg's three figures, "?" where it cannot be read.
+func loadAverage() string {
+	raw, err := os.ReadFile("/proc/loadavg")
+	if err != nil {
+		return "?"
+	}
+	f := strings.Fields(string(raw))
+	if len(f) < 3 {
+		return "?"
+	}
+	return strings.Join(f[:3], " ")
+}
+
+// TestControllerStallsRiddenOut stalls the nodes of a group the way a busy
+// host did (issue 38 item 2): SIGSTOP, then SIGCONT 0.5-0.8 s later for the
+// leader, 0.5-1 s for a follower, again and again, every other stall to the
+// leader. Before the lease was the heartbeat timeout (half of it, 500 ms),
+// 5 of 6 leader stalls of 0.5-1 s deposed the leader.
+func TestControllerStallsRiddenOut(t *testing.T) {
+	stalls := calmStallsShort
+	if full() {
+		stalls = calmStallsFull
+	}
+	r := record(t, 85, "controller nodes stalled 0.5-1 s again and again (a busy host)",
+		fmt.Sprintf("3-node cmd/controller group with its default Raft timeouts, a set of 2 fake brokers heartbeating every 1 s (10 s timeout) to every node; "+
+			"%d stalls (SIGSTOP, then SIGCONT 0.5-0.8 s later for the leader, 0.5-1 s for a follower), every other one to the leader, 1.5-2 s apart", stalls))
+	g := startCalmGroup(t)
+	rng := rand.New(rand.NewPCG(uint64(time.Now().UnixNano()), 38))
+	leaderStalls := 0
+	for i := range stalls {
+		target, longest := g.leader(), calmLeaderStallMax
+		if target < 0 || i%2 == 1 {
+			target, longest = (max(target, 0)+1+rng.IntN(2))%3, calmFollowerStallMax
+		} else {
+			leaderStalls++
+		}
+		length := calmStallMin + time.Duration(rng.Int64N(int64(longest-calmStallMin)))
+		g.procs[target].signal(syscall.SIGSTOP)
+		time.Sleep(length)
+		g.procs[target].signal(syscall.SIGCONT)
+		t.Logf("stall %d: n%d for %s", i+1, target, ms(length))
+		time.Sleep(calmStallGap + time.Duration(rng.Int64N(int64(500*time.Millisecond))))
+	}
+	r.observe(t, "%d stalls of the leader, %d of a follower", leaderStalls, stalls-leaderStalls)
+	g.verdict(r)
+}
+
+// TestControllerBesideHogs runs a group beside CPU and disk hogs: 4 busy
+// loops a processor and 2 writers that fsync 16 MiB again and again on the
+// disk of the group's stores.
+func TestControllerBesideHogs(t *testing.T) {
+	length := calmHogShort
+	if full() {
+		length = calmHogFull
+	}
+	loops := 4 * runtime.NumCPU()
+	r := record(t, 86, "controller group beside CPU and disk hogs",
+		fmt.Sprintf("3-node cmd/controller group with its default Raft timeouts, a set of 2 fake brokers heartbeating every 1 s (10 s timeout) to every node; "+
+			"for %s, %d busy loops and 2 writers fsyncing 16 MiB files in a loop on the stores' disk", length, loops))
+	g := startCalmGroup(t)
+	dir := t.TempDir()
+	for i := range loops + 2 {
+		script := "while :; do :; done"
+		if i >= loops {
+			script = fmt.Sprintf("while :; do dd if=/dev/zero of=%s bs=1M count=16 conv=fsync 2>/dev/null; done",
+				filepath.Join(dir, fmt.Sprintf("hog-%d", i)))
+		}
+		startHog(t, script)
+	}
+	time.Sleep(length)
+	stopHogs(t)
+	r.observe(t, "the hogs ran %s", length)
+	g.verdict(r)
+}
+
+var (
+	hogsMu sync.Mutex
+	hogs   = map[*testing.T][]*exec.Cmd{}
+)
+
+// startHog runs script under sh until stopHogs or the end of the test.
+func startHog(t *testing.T, script string) {
+	t.Helper()
+	cmd := exec.Command("sh", "-c", script)
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true} // its dd children go with it
+	if err := cmd.Start(); err != nil {
+		t.Fatalf("hog: %v", err)
+	}
+	hogsMu.Lock()
+	if len(hogs[t]) == 0 {
+		t.Cleanup(func() { stopHogs(t) })
+	}
+	hogs[t] = append(hogs[t], cmd)
+	hogsMu.Unlock()
+}
+
+// stopHogs kills the test's hogs (each by its own process group) and reaps them.
+func stopHogs(t *testing.T) {
+	hogsMu.Lock()
+	cmds := hogs[t]
+	delete(hogs, t)
+	hogsMu.Unlock()
+	for _, cmd := range cmds {
+		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+		_ = cmd.Wait()
+	}
+}
