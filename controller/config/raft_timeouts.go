@@ -20,10 +20,17 @@ func (c *Config) RaftLeaderLease() time.Duration {
 	return time.Duration(c.RaftLeaderLeaseMillis) * time.Millisecond
 }
 
+// raftLeaseMinMillis is the shortest lease that may be set, the heartbeat
+// timeout's own least value.
+const raftLeaseMinMillis = 50
+
 // validateRaftTimeouts refuses the combinations hashicorp/raft refuses, by
-// the keys' names: a lease longer than the heartbeat timeout, or an
-// election timeout shorter than it.
+// the keys' names: a lease longer than the heartbeat timeout (or shorter
+// than 50 ms), or an election timeout shorter than the heartbeat timeout.
 func (c *Config) validateRaftTimeouts() error {
+	if c.RaftLeaderLeaseMillis != 0 && c.RaftLeaderLeaseMillis < raftLeaseMinMillis {
+		return fmt.Errorf("controllerRaftLeaderLeaseTimeoutMillis=%d: want 0 (the heartbeat timeout) or at least %d", c.RaftLeaderLeaseMillis, raftLeaseMinMillis)
+	}
 	if c.RaftLeaderLeaseMillis > c.RaftHeartbeatTimeoutMillis {
 		return fmt.Errorf("controllerRaftLeaderLeaseTimeoutMillis=%d is longer than controllerRaftHeartbeatTimeoutMillis=%d: "+
 			"the lease can be at most the heartbeat timeout (0: the heartbeat timeout)", c.RaftLeaderLeaseMillis, c.RaftHeartbeatTimeoutMillis)

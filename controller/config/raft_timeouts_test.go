@@ -28,12 +28,17 @@ func TestRaftLeaderLeaseIsTheHeartbeatTimeoutByDefault(t *testing.T) {
 // is refused by Validate naming the keys.
 func TestRaftTimeoutsRefusedByName(t *testing.T) {
 	c := Default()
-	if err := c.validateRaftTimeouts(); err != nil {
+	c.ControllerDLegerPeers, c.ControllerDLegerSelfID = "n0-127.0.0.1:9878", "n0"
+	if err := c.Validate(); err != nil {
 		t.Fatalf("defaults refused: %v", err)
 	}
 	c.RaftLeaderLeaseMillis = 1500
-	if err := c.validateRaftTimeouts(); err == nil || !strings.Contains(err.Error(), "controllerRaftLeaderLeaseTimeoutMillis=1500") {
+	if err := c.Validate(); err == nil || !strings.Contains(err.Error(), "controllerRaftLeaderLeaseTimeoutMillis=1500") {
 		t.Fatalf("a lease past the heartbeat timeout: %v", err)
+	}
+	c.RaftLeaderLeaseMillis = 10
+	if err := c.validateRaftTimeouts(); err == nil || !strings.Contains(err.Error(), "controllerRaftLeaderLeaseTimeoutMillis=10") {
+		t.Fatalf("a 10 ms lease: %v", err)
 	}
 	c.RaftLeaderLeaseMillis, c.RaftElectionTimeoutMillis = 0, 500
 	if err := c.validateRaftTimeouts(); err == nil || !strings.Contains(err.Error(), "controllerRaftElectionTimeoutMillis=500") {

@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -41,8 +42,10 @@ const (
 	// calmStallsShort and calmStallsFull are the stalls of the short form and of make faults.
 	calmStallsShort, calmStallsFull = 12, 60
 	// calmHogShort and calmHogFull are how long the hogs run; the short
-	// form is 30 s, not the issue's 2 minutes, so that CI keeps its budget.
-	calmHogShort, calmHogFull = 30 * time.Second, 10 * time.Minute
+	// form is 20 s, not the issue's 2 minutes: CI (make test) runs within
+	// 20 minutes with 2 minutes to spare, and the hogs slow the packages
+	// tested beside this one.
+	calmHogShort, calmHogFull = 20 * time.Second, 10 * time.Minute
 	// calmBrokerTimeout is the heartbeat timeout the fake brokers announce
 	// (Java's controllerHeartBeatTimeoutMills), calmBrokerBeat their period.
 	calmBrokerTimeout, calmBrokerBeat = 10 * time.Second, time.Second
@@ -298,4 +301,48 @@ func stopHogs(t *testing.T) {
 		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
 		_ = cmd.Wait()
 	}
+}
+
+// calmKillTrialsDefault is the leader kills of TestControllerLeaderKillFigures
+// unless CALM_TRIALS says.
+const calmKillTrialsDefault = 10
+
+// TestControllerLeaderKillFigures measures what the Raft timeouts cost when
+// the leader really dies: kill -9 of the leader to another node serving
+// (leader, barrier committed), median and worst of CALM_TRIALS (10). It
+// only reports; CALM_BENCH=1 runs it (docs/controller.md, "Timeouts on busy
+// hosts", quotes it).
+func TestControllerLeaderKillFigures(t *testing.T) {
+	if os.Getenv("CALM_BENCH") == "" {
+		t.Skip("CALM_BENCH=1 runs the leader kill figures (about a minute)")
+	}
+	trials := calmKillTrialsDefault
+	if s := os.Getenv("CALM_TRIALS"); s != "" {
+		n, err := strconv.Atoi(s)
+		if err != nil || n < 1 || n > 100 {
+			t.Fatalf("CALM_TRIALS=%q: want 1-100", s)
+		}
+		trials = n
+	}
+	g := startCalmGroup(t)
+	var times []time.Duration
+	for i := range trials {
+		if _, ok := waitFor(30*time.Second, 50*time.Millisecond, func() bool { _, ok := g.term(); return ok }); !ok {
+			t.Fatalf("trial %d: the group did not settle", i+1)
+		}
+		old := g.leader()
+		g.procs[old].kill()
+		var next int
+		took, ok := waitFor(30*time.Second, 5*time.Millisecond, func() bool { next = g.leader(); return next >= 0 && next != old })
+		if !ok {
+			t.Fatalf("trial %d: no node served within 30 s of the kill", i+1)
+		}
+		times = append(times, took)
+		t.Logf("trial %d: n%d killed, n%d serving after %s (load %s)", i+1, old, next, ms(took), loadAverage())
+		g.procs[old].start()
+	}
+	slices.Sort(times)
+	median := (times[(trials-1)/2] + times[trials/2]) / 2
+	t.Logf("FIGURE kill -9 of the leader to a serving new leader, %d trials: median %s, worst %s (load %s)",
+		trials, ms(median), ms(times[trials-1]), loadAverage())
 }
