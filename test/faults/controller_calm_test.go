@@ -316,14 +316,7 @@ func TestControllerLeaderKillFigures(t *testing.T) {
 	if os.Getenv("CALM_BENCH") == "" {
 		t.Skip("CALM_BENCH=1 runs the leader kill figures (about a minute)")
 	}
-	trials := calmKillTrialsDefault
-	if s := os.Getenv("CALM_TRIALS"); s != "" {
-		n, err := strconv.Atoi(s)
-		if err != nil || n < 1 || n > 100 {
-			t.Fatalf("CALM_TRIALS=%q: want 1-100", s)
-		}
-		trials = n
-	}
+	trials := envTrials(t, "CALM_TRIALS", calmKillTrialsDefault, 100)
 	g := startCalmGroup(t)
 	var times []time.Duration
 	for i := range trials {
@@ -345,4 +338,19 @@ func TestControllerLeaderKillFigures(t *testing.T) {
 	median := (times[(trials-1)/2] + times[trials/2]) / 2
 	t.Logf("FIGURE kill -9 of the leader to a serving new leader, %d trials: median %s, worst %s (load %s)",
 		trials, ms(median), ms(times[trials-1]), loadAverage())
+}
+
+// envTrials is the trial count the environment variable name asks for, def
+// when it is unset; anything but a number from 1 to most fails the test.
+func envTrials(t *testing.T, name string, def, most int) int {
+	t.Helper()
+	s := os.Getenv(name)
+	if s == "" {
+		return def
+	}
+	n, err := strconv.Atoi(s)
+	if err != nil || n < 1 || n > most {
+		t.Fatalf("%s=%q: want 1-%d", name, s, most)
+	}
+	return n
 }
