@@ -51,6 +51,12 @@ const (
 	calmBrokerTimeout, calmBrokerBeat = 10 * time.Second, time.Second
 	// calmMaxLeaderChanges is the most leader changes a case allows.
 	calmMaxLeaderChanges = 1
+	// calmDownMaxLeaderChanges is the most with a node down, where a stall
+	// of the one follower deposes the leader as a stall of its own does: in
+	// 60 stalls of 0.5-0.8 s, 0 or 1 here at load 20 (a stall plus the time
+	// a loaded host takes to run the process again comes near the lease),
+	// 52 with the 500 ms lease.
+	calmDownMaxLeaderChanges = 3
 )
 
 // stepDownLine is what hashicorp/raft logs when its leader lease runs out.
@@ -65,6 +71,7 @@ type calmGroup struct {
 	master    *ctltest.Broker
 	startTerm uint64
 	epoch     int32
+	down      int // a node killed on purpose, left out of the looks; -1: none
 	stop      chan struct{}
 	wg        sync.WaitGroup
 }
@@ -74,7 +81,7 @@ type calmGroup struct {
 func startCalmGroup(t *testing.T) *calmGroup {
 	t.Helper()
 	args, addrs := controllerGroupArgs(t)
-	g := &calmGroup{t: t, addrs: addrs, stop: make(chan struct{})}
+	g := &calmGroup{t: t, addrs: addrs, stop: make(chan struct{}), down: -1}
 	for i := range 3 {
 		port := freePort(t)
 		g.httpPorts = append(g.httpPorts, port)
@@ -128,16 +135,20 @@ func (g *calmGroup) close() {
 func (g *calmGroup) term() (uint64, bool) {
 	var term uint64
 	serving := false
+	first := true
 	for i, port := range g.httpPorts {
+		if i == g.down {
+			continue
+		}
 		st, err := controllerStatus(port)
 		if err != nil {
 			return 0, false
 		}
 		n, err := strconv.ParseUint(st.Term, 10, 64)
-		if err != nil || (i > 0 && n != term) {
+		if err != nil || (!first && n != term) {
 			return 0, false
 		}
-		term = n
+		term, first = n, false
 		serving = serving || (st.Role == "Leader" && st.Serving)
 	}
 	return term, serving
@@ -146,6 +157,9 @@ func (g *calmGroup) term() (uint64, bool) {
 // leader is the index of the node serving as the leader, -1 when none does.
 func (g *calmGroup) leader() int {
 	for i, port := range g.httpPorts {
+		if i == g.down {
+			continue
+		}
 		if st, err := controllerStatus(port); err == nil && st.Role == "Leader" && st.Serving {
 			return i
 		}
@@ -154,9 +168,9 @@ func (g *calmGroup) leader() int {
 }
 
 // verdict waits for the group to settle, then reports and judges what the
-// disturbance did: leader changes (terms gained), lease step-downs logged
-// and broker elections (master epochs gained).
-func (g *calmGroup) verdict(r *row) {
+// disturbance did: leader changes (terms gained, at most maxChanges), lease
+// step-downs logged and broker elections (master epochs gained, none).
+func (g *calmGroup) verdict(r *row, maxChanges int) {
 	t := g.t
 	t.Helper()
 	var end uint64
@@ -178,8 +192,8 @@ func (g *calmGroup) verdict(r *row) {
 	r.figure(t, "lease step-downs logged (\""+stepDownLine+"\")", itoa(stepDowns))
 	r.figure(t, "broker elections (master epochs gained)", itoa(elections))
 	r.figure(t, "load average at the end", loadAverage())
-	if changes > calmMaxLeaderChanges {
-		t.Errorf("%d leader changes, want at most %d", changes, calmMaxLeaderChanges)
+	if changes > maxChanges {
+		t.Errorf("%d leader changes, want at most %d", changes, maxChanges)
 	}
 	if elections > 0 {
 		t.Errorf("%d broker elections, want none (master epoch %d -> %d)", elections, g.epoch, *h.MasterEpoch)
@@ -222,12 +236,46 @@ func TestControllerStallsRiddenOut(t *testing.T) {
 		fmt.Sprintf("3-node cmd/controller group with its default Raft timeouts, a set of 2 fake brokers heartbeating every 1 s (10 s timeout) to every node; "+
 			"%d stalls (SIGSTOP, then SIGCONT 0.5-0.8 s later for the leader, 0.5-1 s for a follower), every other one to the leader, 1.5-2 s apart", stalls))
 	g := startCalmGroup(t)
+	leaderStalls := g.stallAgain(stalls, calmLeaderStallMax, calmFollowerStallMax)
+	r.observe(t, "%d stalls of the leader, %d of a follower", leaderStalls, stalls-leaderStalls)
+	g.verdict(r, calmMaxLeaderChanges)
+}
+
+// TestControllerStallsRiddenOutWithANodeDown is the stall case with one
+// node of three killed, as the issue saw it (26 step-downs in 10 minutes
+// with 2 of 3 nodes): the leader then depends on its one follower, whose
+// stalls count as its own, so both are stalled at most calmLeaderStallMax
+// and the case allows calmDownMaxLeaderChanges.
+func TestControllerStallsRiddenOutWithANodeDown(t *testing.T) {
+	fullOnly(t)
+	r := record(t, 87, "controller nodes stalled 0.5-0.8 s again and again, one node of three down",
+		fmt.Sprintf("as the stall case, one follower killed (kill -9) first; %d stalls of 0.5-0.8 s, every other one to the leader, the others to its one follower", calmStallsFull))
+	g := startCalmGroup(t)
+	g.down = (g.leader() + 1) % 3
+	g.procs[g.down].kill()
+	leaderStalls := g.stallAgain(calmStallsFull, calmLeaderStallMax, calmLeaderStallMax)
+	r.observe(t, "n%d down; %d stalls of the leader, %d of the follower", g.down, leaderStalls, calmStallsFull-leaderStalls)
+	g.verdict(r, calmDownMaxLeaderChanges)
+}
+
+// stallAgain stalls the group's live nodes stalls times (SIGSTOP, then
+// SIGCONT): every other time the leader, for calmStallMin to leaderMax, the
+// others a follower, for calmStallMin to followerMax, calmStallGap to
+// calmStallGap + 500 ms apart. It returns the stalls of the leader.
+func (g *calmGroup) stallAgain(stalls int, leaderMax, followerMax time.Duration) int {
+	t := g.t
 	rng := rand.New(rand.NewPCG(uint64(time.Now().UnixNano()), 38))
 	leaderStalls := 0
 	for i := range stalls {
-		target, longest := g.leader(), calmLeaderStallMax
+		target, longest := g.leader(), leaderMax
 		if target < 0 || i%2 == 1 {
-			target, longest = (max(target, 0)+1+rng.IntN(2))%3, calmFollowerStallMax
+			var followers []int
+			for n := range g.procs {
+				if n != target && n != g.down {
+					followers = append(followers, n)
+				}
+			}
+			target, longest = followers[rng.IntN(len(followers))], followerMax
 		} else {
 			leaderStalls++
 		}
@@ -238,8 +286,7 @@ func TestControllerStallsRiddenOut(t *testing.T) {
 		t.Logf("stall %d: n%d for %s", i+1, target, ms(length))
 		time.Sleep(calmStallGap + time.Duration(rng.Int64N(int64(500*time.Millisecond))))
 	}
-	r.observe(t, "%d stalls of the leader, %d of a follower", leaderStalls, stalls-leaderStalls)
-	g.verdict(r)
+	return leaderStalls
 }
 
 // TestControllerBesideHogs runs a group beside CPU and disk hogs: 4 busy
@@ -267,7 +314,7 @@ func TestControllerBesideHogs(t *testing.T) {
 	time.Sleep(length)
 	stopHogs(t)
 	r.observe(t, "the hogs ran %s", length)
-	g.verdict(r)
+	g.verdict(r, calmMaxLeaderChanges)
 }
 
 var (
