@@ -29,6 +29,7 @@ var bounds = map[string]struct{ min, max int64 }{
 	"controllerRaftPortOffset":                 {-65535, 65535},
 	"controllerRaftHeartbeatTimeoutMillis":     {50, 60_000},
 	"controllerRaftElectionTimeoutMillis":      {50, 60_000},
+	"controllerRaftLeaderLeaseTimeoutMillis":   {0, 60_000},
 	"controllerCommitTimeoutMillis":            {100, 600_000},
 	"controllerSnapshotThreshold":              {1, 1 << 30},
 	"controllerSnapshotIntervalMillis":         {100, 86_400_000},
@@ -62,6 +63,9 @@ func (c *Config) Validate() error {
 		return fmt.Errorf("controllerStorePath is empty")
 	}
 	if err := c.validateRaftTLS(); err != nil {
+		return err
+	}
+	if err := c.validateRaftTimeouts(); err != nil {
 		return err
 	}
 	if err := c.validateAccess(); err != nil {

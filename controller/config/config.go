@@ -67,6 +67,7 @@ type Config struct {
 	RaftTLSTrustCertPath        string `prop:"controllerRaftTlsTrustCertPath" ext:"true"`
 	RaftHeartbeatTimeoutMillis  int64  `prop:"controllerRaftHeartbeatTimeoutMillis" ext:"true"`
 	RaftElectionTimeoutMillis   int64  `prop:"controllerRaftElectionTimeoutMillis" ext:"true"`
+	RaftLeaderLeaseMillis       int64  `prop:"controllerRaftLeaderLeaseTimeoutMillis" ext:"true"`
 	CommitTimeoutMillis         int64  `prop:"controllerCommitTimeoutMillis" ext:"true"`
 	SnapshotThreshold           int64  `prop:"controllerSnapshotThreshold" ext:"true"`
 	SnapshotIntervalMillis      int64  `prop:"controllerSnapshotIntervalMillis" ext:"true"`

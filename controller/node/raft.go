@@ -47,7 +47,15 @@ func (n *Node) startRaft(cfg *config.Config) (err error) {
 	rc.Logger = logger
 	rc.HeartbeatTimeout = time.Duration(cfg.RaftHeartbeatTimeoutMillis) * time.Millisecond
 	rc.ElectionTimeout = time.Duration(cfg.RaftElectionTimeoutMillis) * time.Millisecond
-	rc.LeaderLeaseTimeout = rc.HeartbeatTimeout / 2
+	// The lease as long as the heartbeat timeout by default: a leader whose
+	// process (or followers) stalled for half of it stepped down on a busy
+	// host (docs/controller.md, "Timeouts on busy hosts").
+	rc.LeaderLeaseTimeout = cfg.RaftLeaderLease()
+	// Pre-vote (hashicorp's default, said here because the calm depends on
+	// it): a follower that missed heartbeats while it stalled asks before
+	// it raises the term, and the others, still hearing the leader, refuse;
+	// so a stalled follower never deposes a live leader.
+	rc.PreVoteDisabled = false
 	rc.CommitTimeout = 5 * time.Millisecond
 	rc.SnapshotThreshold = uint64(cfg.SnapshotThreshold)
 	rc.SnapshotInterval = time.Duration(cfg.SnapshotIntervalMillis) * time.Millisecond

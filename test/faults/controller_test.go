@@ -444,6 +444,7 @@ func checkControllerHistory(t *testing.T, r *row, addrs []string, fault, heal fu
 	r.observe(t, "%d operations (%d with a known outcome), new leader n%d", len(h.ops), known, next)
 	res, info := porcupine.CheckOperationsVerbose(model.ToModel(), h.ops, 60*time.Second)
 	r.observe(t, "linearizability: %s", res)
+	lostWritesFigure(t, r, addrs, h.ops)
 	if res != porcupine.Ok {
 		// The history as porcupine's HTML view, kept for a look at what failed.
 		if f, err := os.CreateTemp("", "controller-history-*.html"); err == nil {

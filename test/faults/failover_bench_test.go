@@ -54,15 +54,7 @@ func failoverBench(t *testing.T) int {
 	if os.Getenv("FAILOVER_BENCH") == "" {
 		t.Skip("the failover bench runs with FAILOVER_BENCH=1 only: make bench-failover (about 15 minutes, not in CI)")
 	}
-	trials := failoverDefaultTrials
-	if s := os.Getenv("FAILOVER_TRIALS"); s != "" {
-		n, err := strconv.Atoi(s)
-		if err != nil || n < 1 || n > 1000 {
-			t.Fatalf("FAILOVER_TRIALS=%q: want 1-1000", s)
-		}
-		trials = n
-	}
-	return trials
+	return envTrials(t, "FAILOVER_TRIALS", failoverDefaultTrials, 1000)
 }
 
 // failoverSet is one broker set and the servers it runs on.
