@@ -168,7 +168,8 @@ func New(cfg *config.Config, log *logrus.Entry) (*Node, error) {
 	}
 	n.wg.Add(1)
 	go n.watchFailure()
-	n.wg.Add(5)
+	n.wg.Add(6)
+	go n.watchLeaderSilence(time.Duration(cfg.RaftHeartbeatTimeoutMillis) * time.Millisecond)
 	go n.watchMembers()
 	go n.watchLeadership()
 	go n.expireHeartbeats()

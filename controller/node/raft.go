@@ -51,6 +51,10 @@ func (n *Node) startRaft(cfg *config.Config) (err error) {
 	// process (or followers) stalled for half of it stepped down on a busy
 	// host (docs/controller.md, "Timeouts on busy hosts").
 	rc.LeaderLeaseTimeout = cfg.RaftLeaderLease()
+	// At most a millisecond under the heartbeat timeout, so the silence
+	// watch (silence.go) may shorten that by a millisecond (hashicorp
+	// refuses a lease longer than the heartbeat timeout).
+	rc.LeaderLeaseTimeout = min(rc.LeaderLeaseTimeout, rc.HeartbeatTimeout-time.Millisecond)
 	// Pre-vote (hashicorp's default, said here because the calm depends on
 	// it): a follower that missed heartbeats while it stalled asks before
 	// it raises the term, and the others, still hearing the leader, refuse;
