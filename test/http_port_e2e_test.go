@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/gonamesrv/gonamesrv/internal/nstest"
 )
 
 // TestTakenHTTPPortStopsTheStartNamingTheKey: a side port somebody else
@@ -16,15 +18,22 @@ import (
 // httpListenPort and what to do, for an explicit port and for the default
 // one (listenPort + 4) alike.
 func TestTakenHTTPPortStopsTheStartNamingTheKey(t *testing.T) {
-	holder, err := net.Listen("tcp", "127.0.0.1:0")
+	// A remoting port and the default side port 4 above it, both free, so
+	// that only the one held here is taken (a port picked alone could have
+	// its -4 neighbour in use as some connection's ephemeral port).
+	base, ok := nstest.FreePorts(0, 4)
+	if !ok {
+		t.Skip("no two free loopback ports 4 apart")
+	}
+	taken := base + 4
+	holder, err := net.Listen("tcp", net.JoinHostPort("127.0.0.1", strconv.Itoa(taken)))
 	if err != nil {
-		t.Fatal(err)
+		t.Skipf("port %d taken meanwhile: %v", taken, err)
 	}
 	defer holder.Close()
-	taken := holder.Addr().(*net.TCPAddr).Port
 	for name, args := range map[string][]string{
 		"explicit": {"-listenPort", strconv.Itoa(freePort(t)), "-httpListenPort", strconv.Itoa(taken)},
-		"default":  {"-listenPort", strconv.Itoa(taken - 4)},
+		"default":  {"-listenPort", strconv.Itoa(base)},
 	} {
 		t.Run(name, func(t *testing.T) {
 			cmd := exec.Command(filepath.Join(binDir, "namesrv"), append([]string{"-bindAddress", "127.0.0.1", "-data", t.TempDir()}, args...)...)
