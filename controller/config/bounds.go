@@ -27,6 +27,7 @@ var bounds = map[string]struct{ min, max int64 }{
 	"scanInactiveMasterInterval":               {100, 86_400_000},
 	"electMasterMaxRetryCount":                 {1, 100},
 	"controllerRaftPortOffset":                 {-65535, 65535},
+	"controllerLeaderGraceMillis":              {0, 600_000},
 	"controllerRaftHeartbeatTimeoutMillis":     {50, 60_000},
 	"controllerRaftElectionTimeoutMillis":      {50, 60_000},
 	"controllerRaftLeaderLeaseTimeoutMillis":   {0, 60_000},
@@ -110,3 +111,10 @@ func (c *Config) validateRaftTLS() error {
 	}
 	return nil
 }
+
+// DefaultLeaderGraceMillis is controllerLeaderGraceMillis: a broker's
+// heartbeat period (brokerHeartbeatInterval, 1000 ms in Java's and our
+// broker) plus 500 ms for its heartbeat to arrive. A master alive while the
+// lead changed is heard again within it; one that died is elected for right
+// after it, not a heartbeat timeout (10 s) later.
+const DefaultLeaderGraceMillis = 1500

@@ -62,6 +62,7 @@ type Config struct {
 	JRaftControllerRPCAddr      string `prop:"jRaftControllerRPCAddr"`
 	RaftPortOffset              int    `prop:"controllerRaftPortOffset" ext:"true"`
 	JoinGroup                   bool   `prop:"controllerJoinGroup" ext:"true"`
+	LeaderGraceMillis           int64  `prop:"controllerLeaderGraceMillis" ext:"true"`
 	RaftTLSCertPath             string `prop:"controllerRaftTlsCertPath" ext:"true"`
 	RaftTLSKeyPath              string `prop:"controllerRaftTlsKeyPath" ext:"true"`
 	RaftTLSTrustCertPath        string `prop:"controllerRaftTlsTrustCertPath" ext:"true"`
@@ -124,6 +125,7 @@ func Default() *Config {
 		JRaftInitConf:               "localhost:9880,localhost:9881,localhost:9882",
 		JRaftControllerRPCAddr:      "localhost:9770,localhost:9771,localhost:9772",
 		RaftPortOffset:              1000,
+		LeaderGraceMillis:           DefaultLeaderGraceMillis,
 		RaftHeartbeatTimeoutMillis:  1000,
 		RaftElectionTimeoutMillis:   1000,
 		CommitTimeoutMillis:         5000,

@@ -211,7 +211,7 @@ func (n *Node) groupSilent(master controller.BrokerKey, members []int64, job ele
 		return false
 	}
 	if left := n.graceLeft(job, n.timeoutOf(master, timeout)); left > 0 {
-		entry.WithField("graceLeftMillis", left).Info("master not heard, but this node gained the lead less than the broker's heartbeat timeout ago: no election yet (the inactive-master scan asks again)")
+		entry.WithField("graceLeftMillis", left).Info("master not heard, but this node gained the lead less than controllerLeaderGraceMillis (or the broker's heartbeat timeout) ago: no election yet (the inactive-master scan asks again)")
 		return false
 	}
 	return true
@@ -305,26 +305,29 @@ func (n *Node) timeoutOf(master controller.BrokerKey, known int64) int64 {
 
 // graceLeft is how long, in milliseconds, this node must still wait after
 // gaining the lead before electing for a broker of that timeout: the
-// broker must have had one heartbeat timeout to be heard by this node as
-// leader. A connection close this node saw while leading is first-hand and
-// needs no grace.
+// broker must have had a heartbeat period to be heard again by this node as
+// leader (controllerLeaderGraceMillis, at most the broker's timeout). A
+// connection close this node saw while leading is first-hand and needs no
+// grace.
 func (n *Node) graceLeft(job electJob, timeout int64) int64 {
 	led := n.ledSince.Load()
 	if job.trigger == triggerConnClosed && job.seenAt >= led {
 		return 0
 	}
-	return max(led+timeout-nowMillis(), 0)
+	return max(led+min(timeout, n.leaderGrace)-nowMillis(), 0)
 }
 
 // scanAfterGrace runs the inactive-master scan once the grace after gaining
-// the lead has passed for the brokers this node holds (the longest
-// timeout held, or the default): a master that died while no node led is
+// the lead has passed for the brokers this node holds
+// (controllerLeaderGraceMillis, or the longest timeout held when shorter):
+// a master that died while no node led is
 // elected then, not at the next scanInactiveMasterInterval.
 func (n *Node) scanAfterGrace(term uint64) {
 	wait, ok := n.live.longestTimeout()
 	if !ok {
 		wait = controller.DefaultHeartbeatTimeoutMillis
 	}
+	wait = min(wait, n.leaderGrace)
 	timer := time.NewTimer(time.Duration(wait)*time.Millisecond + expiryMinWait)
 	defer timer.Stop()
 	select {

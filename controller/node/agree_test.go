@@ -165,7 +165,9 @@ func TestPlainQuestionsToTLSPortsDoNotStopElections(t *testing.T) {
 // and hears it meanwhile: no election.
 func TestNewLeaderGivesTheMasterAHeartbeatTimeoutToBeHeard(t *testing.T) {
 	const timeout = 2 * beatTimeout
-	g, m, s, stopM := beatingPair(t, "set-g", timeout)
+	// The grace as long as the timeout: a loaded -race run may take more
+	// than the default 1.5 s from the new leader to the master's heartbeat.
+	g, m, s, stopM := beatingPairWith(t, "set-g", timeout, func(c *config.Config) { c.LeaderGraceMillis = timeout }, remoting.ClientConfig{})
 	leader := g.leader(t)
 	m.CloseTo(g.addrsBut(leader)...)
 	waitFor(t, "the followers to drop the master", func() bool {
@@ -221,7 +223,7 @@ func TestEveryNodeAnswersTheLivenessQuestionWithAges(t *testing.T) {
 }
 
 func TestGraceIsATimeoutFromTheLeadButNotForACloseSeenAsLeader(t *testing.T) {
-	n := &Node{}
+	n := &Node{leaderGrace: 60000}
 	now := nowMillis()
 	n.ledSince.Store(now)
 	if left := n.graceLeft(electJob{trigger: triggerExpired, seenAt: now}, 5000); left <= 4000 || left > 5000 {
@@ -236,6 +238,22 @@ func TestGraceIsATimeoutFromTheLeadButNotForACloseSeenAsLeader(t *testing.T) {
 	n.ledSince.Store(now - 6000)
 	if left := n.graceLeft(electJob{trigger: triggerInactiveMaster}, 5000); left != 0 {
 		t.Fatalf("6 s after the lead: %d ms left", left)
+	}
+}
+
+// The grace is controllerLeaderGraceMillis when the broker's timeout is
+// longer: a dead master is elected for a heartbeat period after the lead,
+// not a heartbeat timeout after it.
+func TestGraceIsTheLeaderGraceWhenShorterThanTheTimeout(t *testing.T) {
+	n := &Node{leaderGrace: config.DefaultLeaderGraceMillis}
+	now := nowMillis()
+	n.ledSince.Store(now)
+	if left := n.graceLeft(electJob{trigger: triggerExpired, seenAt: now}, 10000); left > config.DefaultLeaderGraceMillis || left < config.DefaultLeaderGraceMillis-1000 {
+		t.Fatalf("a 10 s timeout just after the lead: %d ms left, want about %d", left, config.DefaultLeaderGraceMillis)
+	}
+	n.ledSince.Store(now - config.DefaultLeaderGraceMillis)
+	if left := n.graceLeft(electJob{trigger: triggerInactiveMaster}, 10000); left != 0 {
+		t.Fatalf("the grace past: %d ms left", left)
 	}
 }
 

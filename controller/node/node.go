@@ -98,8 +98,10 @@ type Node struct {
 	// last began serving as leader (nowMillis), the start of its grace.
 	asker    *livenessAsker
 	ledSince atomic.Int64
-	elector  *elector
-	notifier *notifier
+	// leaderGrace is controllerLeaderGraceMillis (graceLeft).
+	leaderGrace int64
+	elector     *elector
+	notifier    *notifier
 	// namesrvs tells namesrvAddr's NameServers of elections; nil without.
 	namesrvs *namesrvNotifier
 	// security signs and encrypts the node's own requests (client.go);
@@ -130,7 +132,7 @@ func New(cfg *config.Config, log *logrus.Entry) (*Node, error) {
 		return nil, fmt.Errorf("controller config: %w", err)
 	}
 	n := &Node{security: security, log: log.WithFields(logrus.Fields{"component": "controller", "selfId": self.ID}),
-		self: self, listed: peers, group: cfg.Group(), fsm: raftfsm.New(),
+		self: self, listed: peers, group: cfg.Group(), fsm: raftfsm.New(), leaderGrace: cfg.LeaderGraceMillis,
 		stop: make(chan struct{}), failed: make(chan struct{})}
 	n.members.Store(newMemberView(peers, cfg.JRaftPeers()))
 	n.cfg.Store(cfg.Clone())
@@ -254,8 +256,9 @@ func (n *Node) watchLeadership() {
 				Info("controller leader: barrier committed, serving")
 			// A master that died while no node led (its close seen by this
 			// node as a follower, or its heartbeat run out) is elected once
-			// the brokers have had a heartbeat timeout to be heard by this
-			// leader (agree.go), not at the next scanInactiveMasterInterval.
+			// the brokers have had a heartbeat period to be heard by this
+			// leader (controllerLeaderGraceMillis, agree.go), not at the
+			// next scanInactiveMasterInterval.
 			n.wg.Add(1)
 			go func() { defer n.wg.Done(); n.scanAfterGrace(term) }()
 		}

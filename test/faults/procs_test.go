@@ -49,6 +49,12 @@ func startProc(t testing.TB, name, addr string, prefix []string, args ...string)
 				t.Logf("%s %s log (last 4 KB):\n%s", name, addr, tail(out, 4096))
 			}
 		}
+		// FAULTS_KEEP_LOGS=1 keeps every process's log for a look after
+		// the run (the path is logged).
+		if os.Getenv("FAULTS_KEEP_LOGS") != "" {
+			t.Logf("%s %s log kept: %s", name, addr, p.logPath)
+			return
+		}
 		_ = os.Remove(p.logPath)
 	})
 	p.start()
