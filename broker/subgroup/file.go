@@ -45,18 +45,7 @@ func (f *File) Path() string { return f.path }
 // Read decodes the file, falling back to its backup when the file is
 // missing, empty or corrupt; found is false when neither exists.
 func (f *File) Read() (Wrapper, bool, error) {
-	w, found, err := readFile(f.path)
-	if err == nil && found {
-		return w, true, nil
-	}
-	bak, bakFound, bakErr := readFile(f.path + backupSuffix)
-	if bakErr == nil && bakFound {
-		return bak, true, nil
-	}
-	if err != nil {
-		return Wrapper{}, false, err
-	}
-	return Wrapper{}, false, bakErr
+	return atomicfile.ReadWithBackup(f.path, backupSuffix, readFile)
 }
 
 func readFile(path string) (Wrapper, bool, error) {

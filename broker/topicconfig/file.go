@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 
 	"github.com/gonamesrv/gonamesrv/broker/prettyjson"
+	"github.com/gonamesrv/gonamesrv/internal/atomicfile"
 	"github.com/gonamesrv/gonamesrv/route"
 )
 
@@ -39,18 +40,7 @@ func (f *File) Path() string { return f.path }
 // Read decodes the file, falling back to its backup when the file is missing,
 // empty or corrupt (Java ConfigManager.load). found is false when neither exists.
 func (f *File) Read() (wrapper route.TopicConfigSerializeWrapper, found bool, err error) {
-	wrapper, found, err = readWrapper(f.path)
-	if err == nil && found {
-		return wrapper, true, nil
-	}
-	bak, bakFound, bakErr := readWrapper(f.path + backupSuffix)
-	if bakErr == nil && bakFound {
-		return bak, true, nil
-	}
-	if err != nil {
-		return wrapper, false, err
-	}
-	return wrapper, false, bakErr
+	return atomicfile.ReadWithBackup(f.path, backupSuffix, readWrapper)
 }
 
 func readWrapper(path string) (route.TopicConfigSerializeWrapper, bool, error) {

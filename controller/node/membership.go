@@ -167,17 +167,7 @@ func (n *Node) configuration() (raft.Configuration, uint64, error) {
 // watchMembers follows the configuration: the peers and allowed hosts
 // change with it, and a node that finds itself removed stops its Raft.
 func (n *Node) watchMembers() {
-	defer n.wg.Done()
-	tick := time.NewTicker(membersPollInterval)
-	defer tick.Stop()
-	for {
-		select {
-		case <-n.stop:
-			return
-		case <-tick.C:
-			n.refreshMembers()
-		}
-	}
+	n.every(membersPollInterval, n.refreshMembers)
 }
 
 // refreshMembers reads the configuration once (watchMembers, and the
