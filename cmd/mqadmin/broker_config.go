@@ -31,15 +31,7 @@ var updateBrokerConfigCommand = command{name: "updateBrokerConfig", desc: "Updat
 
 // brokerConfig asks one broker for its settings.
 func brokerConfig(e *env, addr string) (map[string]string, error) {
-	resp, err := e.client.invoke(addr, remoting.GET_BROKER_CONFIG, nil, nil)
-	if err != nil {
-		return nil, err
-	}
-	props, err := javaprops.Parse(resp.Body)
-	if err != nil {
-		return nil, fmt.Errorf("config of %s: %w", addr, err)
-	}
-	return props, nil
+	return askDecoded(e, addr, remoting.GET_BROKER_CONFIG, nil, "config", javaprops.Parse)
 }
 
 func runGetBrokerConfig(e *env) error {

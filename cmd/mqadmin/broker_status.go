@@ -24,13 +24,9 @@ func runBrokerStatus(e *env) error {
 	}
 	withAddr := !e.args.has("b")
 	return readEach(e, targets, func(t brokerTarget) (map[string]string, error) {
-		resp, err := e.client.invoke(t.addr, remoting.GET_BROKER_RUNTIME_INFO, nil, nil)
+		table, err := askDecoded(e, t.addr, remoting.GET_BROKER_RUNTIME_INFO, nil, "runtime info", route.DecodeKVTable)
 		if err != nil {
 			return nil, err
-		}
-		table, err := route.DecodeKVTable(resp.Body)
-		if err != nil {
-			return nil, fmt.Errorf("runtime info of %s: %w", t.addr, err)
 		}
 		return table.Table, nil
 	}, func(t brokerTarget, table map[string]string) { printBrokerStatus(e, t.addr, table, withAddr) })

@@ -168,3 +168,32 @@ func splitAddrList(list string) []string {
 	}
 	return addrs
 }
+
+// askDecoded sends code to the broker at addr and decodes the answer's
+// body, an error naming what and addr when it does not decode: the one
+// shape of every read a command makes of a broker.
+func askDecoded[T any](e *env, addr string, code int32, ext map[string]string, what string, decode func([]byte) (T, error)) (T, error) {
+	var zero T
+	resp, err := e.client.invoke(addr, code, ext, nil)
+	if err != nil {
+		return zero, err
+	}
+	v, err := decode(resp.Body)
+	if err != nil {
+		return zero, fmt.Errorf("%s from %s: %w", what, addr, err)
+	}
+	return v, nil
+}
+
+// nameServerTopics is the NameServer's whole topic list.
+func nameServerTopics(e *env) (*route.TopicList, error) {
+	resp, err := e.client.invokeNameServer(remoting.GET_ALL_TOPIC_LIST_FROM_NAMESERVER, nil, nil)
+	if err != nil {
+		return nil, err
+	}
+	list, err := route.DecodeTopicList(resp.Body)
+	if err != nil {
+		return nil, fmt.Errorf("decode topic list: %w", err)
+	}
+	return list, nil
+}

@@ -371,13 +371,9 @@ func topicInCluster(e *env, info *route.ClusterInfo, topic, cluster string) erro
 }
 
 func runTopicList(e *env) error {
-	resp, err := e.client.invokeNameServer(remoting.GET_ALL_TOPIC_LIST_FROM_NAMESERVER, nil, nil)
+	list, err := nameServerTopics(e)
 	if err != nil {
 		return err
-	}
-	list, err := route.DecodeTopicList(resp.Body)
-	if err != nil {
-		return fmt.Errorf("decode topic list: %w", err)
 	}
 	topics := sortedCopy(list.TopicList)
 	if !e.args.has("c") {

@@ -174,15 +174,7 @@ func printGroupProgress(e *env, stats admin.ConsumeStats) error {
 // topic is not empty).
 func consumeStats(e *env, addr, group, topic string) (admin.ConsumeStats, error) {
 	header := remoting.EncodeHeader(admin.GetConsumeStatsRequestHeader{ConsumerGroup: group, Topic: topic})
-	resp, err := e.client.invoke(addr, remoting.GET_CONSUME_STATS, header, nil)
-	if err != nil {
-		return admin.ConsumeStats{}, err
-	}
-	stats, err := admin.DecodeConsumeStats(resp.Body)
-	if err != nil {
-		return admin.ConsumeStats{}, fmt.Errorf("consume stats from %s: %w", addr, err)
-	}
-	return stats, nil
+	return askDecoded(e, addr, remoting.GET_CONSUME_STATS, header, "consume stats", admin.DecodeConsumeStats)
 }
 
 // groupConnection is Java's examineConsumerConnectionInfo: the first broker
@@ -227,13 +219,9 @@ type groupSummary struct {
 // retry topic in the NameServer's topic list. As Java, a group whose stats
 // or connections cannot be had still gets its line (OFFLINE, zeros).
 func allGroupsProgress(e *env) error {
-	resp, err := e.client.invokeNameServer(remoting.GET_ALL_TOPIC_LIST_FROM_NAMESERVER, nil, nil)
+	list, err := nameServerTopics(e)
 	if err != nil {
 		return err
-	}
-	list, err := route.DecodeTopicList(resp.Body)
-	if err != nil {
-		return fmt.Errorf("decode topic list: %w", err)
 	}
 	var summaries []groupSummary
 	for _, topic := range sortedCopy(list.TopicList) {

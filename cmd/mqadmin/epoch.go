@@ -55,13 +55,9 @@ func getBrokerEpochOnce(e *env) error {
 	}
 	caches := map[string]*wire.EpochEntryCache{}
 	asked := askEach(e, addrs, "brokers", func(addr string) error {
-		resp, err := e.client.invoke(addr, wire.CodeGetBrokerEpochCache, nil, nil)
+		cache, err := askDecoded(e, addr, wire.CodeGetBrokerEpochCache, nil, "epoch cache", wire.DecodeEpochEntryCache)
 		if err != nil {
 			return err
-		}
-		cache, err := wire.DecodeEpochEntryCache(resp.Body)
-		if err != nil {
-			return fmt.Errorf("epoch cache from %s: %w", addr, err)
 		}
 		caches[addr] = cache
 		return nil

@@ -212,20 +212,13 @@ func topicConfigJSONOf(tc route.TopicConfig) topicConfigJSON {
 // TopicValidator rule), less retry and DLQ topics unless special, less
 // those with an invalid perm.
 func userTopicConfigs(e *env, addr string, special bool) (route.TopicConfigSerializeWrapper, error) {
-	resp, err := e.client.invoke(addr, remoting.GET_ALL_TOPIC_CONFIG, nil, nil)
+	w, err := askDecoded(e, addr, remoting.GET_ALL_TOPIC_CONFIG, nil, "topic configs", route.DecodeTopicConfigSerializeWrapper)
 	if err != nil {
 		return route.TopicConfigSerializeWrapper{}, err
 	}
-	w, err := route.DecodeTopicConfigSerializeWrapper(resp.Body)
+	system, err := askDecoded(e, addr, remoting.GET_SYSTEM_TOPIC_LIST_FROM_BROKER, nil, "system topics", route.DecodeTopicList)
 	if err != nil {
-		return route.TopicConfigSerializeWrapper{}, fmt.Errorf("topic configs from %s: %w", addr, err)
-	}
-	if resp, err = e.client.invoke(addr, remoting.GET_SYSTEM_TOPIC_LIST_FROM_BROKER, nil, nil); err != nil {
 		return route.TopicConfigSerializeWrapper{}, err
-	}
-	system, err := route.DecodeTopicList(resp.Body)
-	if err != nil {
-		return route.TopicConfigSerializeWrapper{}, fmt.Errorf("system topics from %s: %w", addr, err)
 	}
 	maps.DeleteFunc(w.TopicConfigTable, func(name string, tc route.TopicConfig) bool {
 		return slices.Contains(system.TopicList, tc.TopicName) || route.IsSystemTopic(tc.TopicName) ||

@@ -151,15 +151,7 @@ func clusterMasters(e *env, cluster string) ([]string, error) {
 
 // subscriptionGroups asks one broker for its whole group table.
 func subscriptionGroups(e *env, addr string) (subgroup.Wrapper, error) {
-	resp, err := e.client.invoke(addr, remoting.GET_ALL_SUBSCRIPTIONGROUP_CONFIG, nil, nil)
-	if err != nil {
-		return subgroup.Wrapper{}, err
-	}
-	w, err := subgroup.DecodeWrapper(resp.Body)
-	if err != nil {
-		return subgroup.Wrapper{}, fmt.Errorf("subscription groups from %s: %w", addr, err)
-	}
-	return w, nil
+	return askDecoded(e, addr, remoting.GET_ALL_SUBSCRIPTIONGROUP_CONFIG, nil, "subscription groups", subgroup.DecodeWrapper)
 }
 
 // runDeleteSubGroup deletes as Java does, but first checks that the group

@@ -95,15 +95,8 @@ func printTopicStatus(e *env, topic string, table admin.TopicStatsTable) error {
 
 // topicStats asks one broker for a topic's queue offsets.
 func topicStats(e *env, addr, topic string) (admin.TopicStatsTable, error) {
-	resp, err := e.client.invoke(addr, remoting.GET_TOPIC_STATS_INFO, remoting.EncodeHeader(admin.GetTopicStatsInfoRequestHeader{Topic: topic}), nil)
-	if err != nil {
-		return admin.TopicStatsTable{}, err
-	}
-	stats, err := admin.DecodeTopicStatsTable(resp.Body)
-	if err != nil {
-		return admin.TopicStatsTable{}, fmt.Errorf("topic stats from %s: %w", addr, err)
-	}
-	return stats, nil
+	header := remoting.EncodeHeader(admin.GetTopicStatsInfoRequestHeader{Topic: topic})
+	return askDecoded(e, addr, remoting.GET_TOPIC_STATS_INFO, header, "topic stats", admin.DecodeTopicStatsTable)
 }
 
 // forEachRouteBroker runs ask on one address of every broker group of a
