@@ -88,7 +88,8 @@ func TestShutdownControllerAndBroker(t *testing.T) {
 		t.Fatal(err)
 	}
 	for what, args := range map[string][]string{
-		"controller": {"-controllerDLegerPeers", fmt.Sprintf("n0-127.0.0.1:%d", freePort(t)), "-controllerDLegerSelfId", "n0",
+		"controller": {"-controllerDLegerPeers", fmt.Sprintf("n0-127.0.0.1:%d", repo.FreePort(t, 1000)), "-controllerDLegerSelfId", "n0",
+			"-bindAddress", "127.0.0.1",
 			"-controllerStorePath", t.TempDir(), "-httpListenPort", "-1"},
 		"broker": {"-c", brokerConf},
 	} {

@@ -19,15 +19,8 @@ import (
 
 func TestMain(m *testing.M) { repo.Main(m) }
 
-func freePort(t *testing.T) int {
-	t.Helper()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer l.Close()
-	return l.Addr().(*net.TCPAddr).Port
-}
+// freePort is a free port for one server (deploy/internal/repo.FreePort).
+func freePort(t *testing.T) int { return repo.FreePort(t, 0) }
 
 // uniqueBinary copies the built NameServer under a name no other process on
 // the machine has, so that mqshutdown's search by name finds only ours.

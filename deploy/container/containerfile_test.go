@@ -3,7 +3,6 @@ package container
 import (
 	"bufio"
 	"fmt"
-	"net"
 	"net/http"
 	"os"
 	"os/exec"
@@ -177,12 +176,7 @@ func TestImageBuildsAndRuns(t *testing.T) {
 	if v := run("run", "--rm", tag, "-version"); !strings.Contains(v, "namesrv "+version+" (commit c0ffee,") || !strings.Contains(v, "built 2026-01-02T03:04:05Z") {
 		t.Errorf("the image's namesrv -version: %s", v)
 	}
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	port := l.Addr().(*net.TCPAddr).Port
-	l.Close()
+	port := repo.FreePort(t, 0)
 	id := run("run", "-d", "-p", fmt.Sprintf("127.0.0.1:%d:9880", port), tag)
 	t.Cleanup(func() { exec.Command(tool, "rm", "-f", id).Run() })
 	deadline := time.Now().Add(90 * time.Second)

@@ -2,8 +2,6 @@ package kubernetes
 
 import (
 	"fmt"
-	"math/rand/v2"
-	"net"
 	"net/http"
 	"os"
 	"os/exec"
@@ -261,7 +259,7 @@ func TestControllerGroupFromThePodArgsElectsALeader(t *testing.T) {
 	}
 	peerPorts, httpPorts := make([]int, replicas), make([]int, replicas)
 	for i := range replicas {
-		peerPorts[i], httpPorts[i] = freePortWith(t, offset), freePortWith(t, 0)
+		peerPorts[i], httpPorts[i] = repo.FreePort(t, offset), repo.FreePort(t, 0)
 	}
 	hostOf := regexp.MustCompile(`n(\d+)-[^;]+:` + strconv.Itoa(int(containerPort(c, "remoting"))))
 	for i := range replicas {
@@ -314,38 +312,4 @@ func TestControllerGroupFromThePodArgsElectsALeader(t *testing.T) {
 			}
 		}
 	}
-}
-
-// freePortWith is a free port p with p+offset free too (offset 0: just
-// p), on every interface as the controller binds them, and never one an
-// earlier call gave. It is picked below the kernel's ephemeral range
-// (32768 and up): a port the kernel handed out from there was taken by an
-// outgoing connection (another package's test, or a node dialling its
-// peers) before the node bound it, in CI ("bind: address already in use").
-func freePortWith(t *testing.T, offset int) int {
-	t.Helper()
-	for range 200 {
-		port := 20000 + rand.IntN(12000)
-		if givenPorts[port] || givenPorts[port+offset] || !portFree(port) || (offset != 0 && !portFree(port+offset)) {
-			continue
-		}
-		givenPorts[port], givenPorts[port+offset] = true, true
-		return port
-	}
-	t.Fatal("no free port pair below the ephemeral range")
-	return 0
-}
-
-// givenPorts are the ports freePortWith returned (tests here run one at a
-// time: no lock).
-var givenPorts = map[int]bool{}
-
-// portFree reports whether nobody listens on port, on any interface.
-func portFree(port int) bool {
-	ln, err := net.Listen("tcp", ":"+strconv.Itoa(port))
-	if err != nil {
-		return false
-	}
-	_ = ln.Close()
-	return true
 }
