@@ -15,7 +15,9 @@ import (
 // ephemeral range (32768 and up): a port the kernel handed out from there
 // was taken by an outgoing connection (another package's test, or a node
 // dialling its peers) before the process bound it, in CI ("bind: address
-// already in use"; deploy's packages run in parallel).
+// already in use"; deploy's packages run in parallel). The rule is the
+// server tests' internal/nstest.FreePort; deploy is its own module and
+// does not import the server's.
 func FreePort(t testing.TB, offset int) int {
 	t.Helper()
 	givenMu.Lock()
