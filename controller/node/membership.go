@@ -208,6 +208,7 @@ func (n *Node) refreshMembers() {
 	// running until its removal commits; it then stops itself, seen above.
 	if n.wasMember.Load() {
 		if n.raft.State() != raft.Leader {
+			n.learnLeader(c)
 			n.markRemoved("the group's configuration no longer lists this node")
 		}
 		return

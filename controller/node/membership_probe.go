@@ -43,27 +43,50 @@ func (n *Node) probeRemoval(c raft.Configuration, listed bool) {
 		return
 	}
 	n.lastProbe = now
+	md, ok := n.servingLeaderOf(c)
+	if !ok {
+		return
+	}
+	if listsPeer(md.Peers, n.self.ID) {
+		n.removalSeen = 0
+		return
+	}
+	n.removalSeen++
+	n.log.WithFields(logrus.Fields{"leader": md.ControllerLeaderID, "peers": md.Peers, "times": n.removalSeen}).
+		Info("the controller leader does not list this node")
+	if n.removalSeen >= 2 {
+		n.lastLeader.Store(&config.Peer{ID: md.ControllerLeaderID, Addr: md.ControllerLeaderAddress})
+		n.markRemoved("the leader " + md.ControllerLeaderID + " does not list this node (its removal entry never reached it)")
+	}
+}
+
+// servingLeaderOf is the 1005 answer of the first member of c (this node
+// left out) that says it leads; false when none does.
+func (n *Node) servingLeaderOf(c raft.Configuration) (*wire.GetMetaDataResponse, bool) {
 	for _, s := range c.Servers {
 		if string(s.ID) == n.self.ID {
 			continue
 		}
 		p := n.Config().PeerOfRaft(string(s.ID), string(s.Address), n.listed)
-		md, ok := n.metadataOf(p.Addr)
-		if !ok || !md.IsLeader {
-			continue
+		if md, ok := n.metadataOf(p.Addr); ok && md.IsLeader {
+			return md, true
 		}
-		if listsPeer(md.Peers, n.self.ID) {
-			n.removalSeen = 0
-			return
-		}
-		n.removalSeen++
-		n.log.WithFields(logrus.Fields{"leader": md.ControllerLeaderID, "peers": md.Peers, "times": n.removalSeen}).
-			Info("the controller leader does not list this node")
-		if n.removalSeen >= 2 {
-			n.lastLeader.Store(&config.Peer{ID: md.ControllerLeaderID, Addr: md.ControllerLeaderAddress})
-			n.markRemoved("the leader " + md.ControllerLeaderID + " does not list this node (its removal entry never reached it)")
-		}
+	}
+	return nil, false
+}
+
+// learnLeader asks the members of c which of them leads when this node
+// knows no leader to name: a removed follower stops hearing its leader at
+// once, and hashicorp forgets the leader at the next heartbeat timeout,
+// which may come before the members poll that would have kept it. A
+// removed node answers CONTROLLER_NOT_LEADER naming the leader it knew;
+// without one, a client has no node to go to.
+func (n *Node) learnLeader(c raft.Configuration) {
+	if n.lastLeader.Load() != nil {
 		return
+	}
+	if md, ok := n.servingLeaderOf(c); ok {
+		n.lastLeader.Store(&config.Peer{ID: md.ControllerLeaderID, Addr: md.ControllerLeaderAddress})
 	}
 }
 
