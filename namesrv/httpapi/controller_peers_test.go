@@ -1,52 +1,17 @@
 package httpapi
 
 import (
-	"context"
 	"fmt"
 	"net/http"
-	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/sirupsen/logrus"
 	logtest "github.com/sirupsen/logrus/hooks/test"
 
-	"github.com/gonamesrv/gonamesrv/controller/config"
-	"github.com/gonamesrv/gonamesrv/controller/node"
+	"github.com/gonamesrv/gonamesrv/controller/node/nodetest"
 	"github.com/gonamesrv/gonamesrv/internal/nstest"
-	"github.com/gonamesrv/gonamesrv/internal/testlog"
 )
-
-// startOneNodeController is a real 1-node controller group, in process,
-// serving once it returns.
-func startOneNodeController(t *testing.T) *node.Node {
-	t.Helper()
-	base, ok := nstest.FreePorts(0, 1000)
-	if !ok {
-		t.Skip("no free loopback ports")
-	}
-	dir := t.TempDir()
-	c := config.Default()
-	c.ControllerDLegerPeers, c.ControllerDLegerSelfID = fmt.Sprintf("n0-127.0.0.1:%d", base), "n0"
-	c.ControllerStorePath, c.ConfigStorePath = dir, filepath.Join(dir, "controller.properties")
-	c.RaftHeartbeatTimeoutMillis, c.RaftElectionTimeoutMillis, c.HTTPListenPort = 300, 300, -1
-	svc, err := node.Start(c, testlog.Discard())
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-		defer cancel()
-		_ = svc.Shutdown(ctx)
-	})
-	for deadline := time.Now().Add(30 * time.Second); !svc.Node.Serving(); time.Sleep(20 * time.Millisecond) {
-		if time.Now().After(deadline) {
-			t.Fatal("the 1-node controller does not serve")
-		}
-	}
-	return svc.Node
-}
 
 // sendBody is a request of method with body and an account's Basic
 // credentials (none: anonymous), with or without the CSRF header.
@@ -86,7 +51,8 @@ func TestControllerPeersEndpointsAreAdminWrites(t *testing.T) {
 		}
 	}
 
-	n := startOneNodeController(t)
+	svc, _ := nodetest.StartOne(t)
+	n := svc.Node
 	s.AttachController(Controller{Status: func() any { return n.Status() }, TransferLeader: n.TransferLeaderHTTP,
 		AddPeer: n.AddPeerHTTP, RemovePeer: n.RemovePeerHTTP})
 	for _, c := range []struct {
