@@ -1,45 +1,22 @@
 package main
 
 import (
-	"context"
 	"errors"
-	"fmt"
 	"io/fs"
 	"os"
-	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/gonamesrv/gonamesrv/controller/config"
-	"github.com/gonamesrv/gonamesrv/controller/node"
-	"github.com/gonamesrv/gonamesrv/internal/nstest"
-	"github.com/gonamesrv/gonamesrv/internal/testlog"
+	"github.com/gonamesrv/gonamesrv/controller/node/nodetest"
 )
 
 // startController runs a 1-node controller on loopback and returns its
 // address and configuration.
 func startController(t *testing.T) (string, *config.Config) {
 	t.Helper()
-	base, ok := nstest.FreePorts(0, 1000)
-	if !ok {
-		t.Skip("no free loopback ports")
-	}
-	dir := t.TempDir()
-	c := config.Default()
-	c.ControllerDLegerPeers, c.ControllerDLegerSelfID = fmt.Sprintf("n0-127.0.0.1:%d", base), "n0"
-	c.ControllerStorePath, c.ConfigStorePath = dir, filepath.Join(dir, "controller.properties")
-	c.RaftHeartbeatTimeoutMillis, c.RaftElectionTimeoutMillis, c.HTTPListenPort = 300, 300, -1
-	svc, err := node.Start(c, testlog.Warnings())
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-		defer cancel()
-		_ = svc.Shutdown(ctx)
-	})
-	return fmt.Sprintf("127.0.0.1:%d", base), c
+	svc, addr := nodetest.StartOne(t)
+	return addr, svc.Node.Config()
 }
 
 // updateControllerConfig of a key not changeable online exits non-zero and

@@ -1,17 +1,14 @@
 package main
 
 import (
-	"context"
 	"fmt"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/gonamesrv/gonamesrv/controller/config"
-	"github.com/gonamesrv/gonamesrv/controller/node"
+	"github.com/gonamesrv/gonamesrv/controller/node/nodetest"
 	"github.com/gonamesrv/gonamesrv/internal/nstest"
-	"github.com/gonamesrv/gonamesrv/internal/testlog"
 )
 
 // addControllerPeer grows a 1-node group by a node that joins
@@ -24,21 +21,10 @@ func TestAddAndRemoveControllerPeer(t *testing.T) {
 		t.Skip("no free loopback ports")
 	}
 	peers := []string{fmt.Sprintf("n0-127.0.0.1:%d", base), fmt.Sprintf("n1-127.0.0.1:%d", base+1)}
-	dir := t.TempDir()
 	for i := range 2 {
-		c := config.Default()
-		c.ControllerDLegerPeers, c.ControllerDLegerSelfID = strings.Join(peers[:i+1], ";"), fmt.Sprintf("n%d", i)
-		c.JoinGroup = i == 1
-		c.ControllerStorePath, c.ConfigStorePath = dir, filepath.Join(dir, fmt.Sprintf("n%d.properties", i))
-		c.RaftHeartbeatTimeoutMillis, c.RaftElectionTimeoutMillis, c.HTTPListenPort = 300, 300, -1
-		svc, err := node.Start(c, testlog.Warnings())
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() {
-			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-			defer cancel()
-			_ = svc.Shutdown(ctx)
+		nodetest.Start(t, func(c *config.Config) {
+			c.ControllerDLegerPeers, c.ControllerDLegerSelfID = strings.Join(peers[:i+1], ";"), fmt.Sprintf("n%d", i)
+			c.JoinGroup = i == 1
 		})
 	}
 	addr := fmt.Sprintf("127.0.0.1:%d", base)

@@ -56,7 +56,7 @@ func startEmbeddedController(cfg *config.Config, ns *namesrv.NameServer, log *lo
 		return nil, err
 	}
 	ns.AttachController(httpapi.Controller{Status: func() any { return svc.Node.Status() }, Metrics: svc.Node.Metrics().Registry,
-		Down: svc.Node.Down, TransferLeader: svc.Node.TransferLeaderHTTP})
+		Down: svc.Node.Down, TransferLeader: svc.Node.TransferLeaderHTTP, AddPeer: svc.Node.AddPeerHTTP, RemovePeer: svc.Node.RemovePeerHTTP})
 	stopFollowing := followElections(svc.Node, ns, log)
 	log.WithField("controllerAddr", svc.Node.Self().Addr).Info("embedded controller started (enableControllerInNamesrv)")
 	return func(ctx context.Context) error {

@@ -3,15 +3,17 @@ package nstest
 import (
 	"io"
 	"net/http"
+	"strings"
 	"testing"
 )
 
 // HTTPRequest is one call of the side port's tests: method, URL, Basic
-// credentials when User is set, extra headers.
+// credentials when User is set, extra headers, the body ("": none).
 type HTTPRequest struct {
 	Method, URL string
 	User, Pass  string
 	Header      map[string]string
+	Body        string
 	// Client defaults to a 10 s bounded plain client.
 	Client *http.Client
 }
@@ -39,7 +41,7 @@ func TryHTTP(req HTTPRequest) (HTTPAnswer, error) {
 	if method == "" {
 		method = http.MethodGet
 	}
-	r, err := http.NewRequest(method, req.URL, nil)
+	r, err := http.NewRequest(method, req.URL, strings.NewReader(req.Body))
 	if err != nil {
 		return HTTPAnswer{}, err
 	}

@@ -83,9 +83,12 @@ func sameOrigin(origin string, r *http.Request) bool {
 
 // postOnly answers 405 to the write endpoints' other methods (the /v1/
 // catch-all would say 404).
-func postOnly() http.Handler {
+func postOnly() http.Handler { return methodOnly(http.MethodPost) }
+
+// methodOnly answers 405 naming method to a path's other methods.
+func methodOnly(method string) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Allow", http.MethodPost)
-		writeError(w, http.StatusMethodNotAllowed, r.Method+" "+r.URL.Path+": POST only")
+		w.Header().Set("Allow", method)
+		writeError(w, http.StatusMethodNotAllowed, r.Method+" "+r.URL.Path+": "+method+" only")
 	})
 }

@@ -23,7 +23,16 @@ type Controller struct {
 	// guard): the status and the JSON value
 	// (controller/node.Node.TransferLeaderHTTP); nil answers 404.
 	TransferLeader func(*http.Request) (int, any)
+	// AddPeer and RemovePeer answer POST /v1/controller/peers and DELETE
+	// /v1/controller/peers/{id} (behind the admin guard)
+	// (controller/node.Node.AddPeerHTTP, RemovePeerHTTP); nil answers 404.
+	AddPeer    func(*http.Request) (int, any)
+	RemovePeer func(r *http.Request, id string) (int, any)
 }
+
+// noEmbeddedController is the 404's text of the controller endpoints when
+// no controller is embedded (or the one embedded lacks the endpoint).
+const noEmbeddedController = "no controller in this NameServer (enableControllerInNamesrv=false)"
 
 // controllerDown is the attached controller's failure, nil if none.
 func (s *Server) controllerDown() error {
@@ -43,7 +52,7 @@ func (s *Server) AttachController(c Controller) {
 func (s *Server) controllerView(_ *Source, w http.ResponseWriter, _ *http.Request) {
 	c := s.controller.Load()
 	if c == nil {
-		writeError(w, http.StatusNotFound, "no controller in this NameServer (enableControllerInNamesrv=false)")
+		writeError(w, http.StatusNotFound, noEmbeddedController)
 		return
 	}
 	writeJSON(w, http.StatusOK, c.Status())

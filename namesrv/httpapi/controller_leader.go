@@ -12,7 +12,7 @@ import (
 func (s *Server) controllerLeader(_ *Source, user string, w http.ResponseWriter, r *http.Request) {
 	c := s.controller.Load()
 	if c == nil || c.TransferLeader == nil {
-		writeError(w, http.StatusNotFound, "no controller in this NameServer (enableControllerInNamesrv=false)")
+		writeError(w, http.StatusNotFound, noEmbeddedController)
 		return
 	}
 	status, answer := c.TransferLeader(r)
