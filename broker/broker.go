@@ -18,6 +18,8 @@ import (
 	"github.com/gonamesrv/gonamesrv/broker/subgroup"
 	"github.com/gonamesrv/gonamesrv/broker/topicconfig"
 	"github.com/gonamesrv/gonamesrv/internal/mqversion"
+	"github.com/gonamesrv/gonamesrv/internal/portguard"
+	"github.com/gonamesrv/gonamesrv/namesrv/acl"
 	"github.com/gonamesrv/gonamesrv/remoting"
 	"github.com/gonamesrv/gonamesrv/route"
 )
@@ -30,7 +32,12 @@ type Broker struct {
 	log    *logrus.Entry
 	store  *topicconfig.Store
 	server *remoting.Server
-	boot   time.Time
+	// port registers handlers on server behind their codes' access
+	// classes (access.go); acl decides them.
+	port     portguard.Guard
+	acl      *acl.Checker
+	aclClose sync.Once
+	boot     time.Time
 
 	agent      atomic.Pointer[agent.Agent] // set by Start
 	masterAddr atomic.Pointer[string]      // learnt from registration answers
@@ -63,25 +70,38 @@ func New(cfg Config, log *logrus.Entry) (*Broker, error) {
 	if err := groups.Load(); err != nil {
 		return nil, fmt.Errorf("start broker %s: %w", cfg.BrokerName, err)
 	}
-	b := &Broker{cfg: cfg, log: log, store: store, boot: time.Now()}
+	checker, err := portguard.NewChecker(cfg.ACLKeys(), log.WithField("component", "acl"))
+	if err != nil {
+		return nil, fmt.Errorf("start broker %s: %w: %w", cfg.BrokerName, ErrBrokerConfig, err)
+	}
+	b := &Broker{cfg: cfg, log: log, store: store, boot: time.Now(), acl: checker}
 	b.server = remoting.NewServer(remoting.ServerConfig{
 		Addr:          net.JoinHostPort(cfg.BindAddress, strconv.Itoa(cfg.ListenPort)),
 		NumEventLoops: 1,
 		SlowWorkers:   2,
 		Logger:        log,
+		TLS:           cfg.TLSKeys().Options(),
 	})
-	handlers := admin.New(store, b, b.runtimeInfo, log)
-	if cfg.EnableControllerMode {
-		handlers.ServeEpochCache(b.epochCache)
-	}
-	handlers.Register(b.server)
-	admin.RegisterConfig(b.server, newOnlineConfig(b), log)
-	admin.RegisterHAStatus(b.server, b.haStatus)
-	admin.NewGroupHandlers(groups, store, cfg.BrokerName, log).Register(b.server)
+	b.port = portguard.Guard{Port: b.server, Checker: checker, Classes: accessClasses}
+	b.register(b.port, groups)
 	if cfg.BrokerID != route.MasterID || cfg.EnableControllerMode {
 		b.slave = newSlaveSync(store, b.MasterAddr, cfg.SlaveSyncPeriod, log)
+		b.slave.clientConfig = cfg.Security.clientConfig
 	}
 	return b, nil
+}
+
+// register attaches every handler of the port but the controller mode's
+// (startControllerMode) to port.
+func (b *Broker) register(port portguard.Registrar, groups *subgroup.Table) {
+	handlers := admin.New(b.store, b, b.runtimeInfo, b.log)
+	if b.cfg.EnableControllerMode {
+		handlers.ServeEpochCache(b.epochCache)
+	}
+	handlers.Register(port)
+	admin.RegisterConfig(port, newOnlineConfig(b), b.log)
+	admin.RegisterHAStatus(port, b.haStatus)
+	admin.NewGroupHandlers(groups, b.store, b.cfg.BrokerName, b.log).Register(port)
 }
 
 // Store returns the topic table.
@@ -160,7 +180,7 @@ func (b *Broker) startControllerMode(addr string) error {
 	}
 	b.replicas = m
 	b.epochFlow.Store(m)
-	m.Register(b.server)
+	m.Register(b.port)
 	m.Start()
 	return nil
 }
@@ -207,6 +227,7 @@ func (b *Broker) onRegistered(result agent.Result) {
 // Shutdown unregisters from every NameServer, stops the slave copy and closes
 // the admin port.
 func (b *Broker) Shutdown(ctx context.Context) error {
+	defer b.aclClose.Do(b.acl.Close) // stops following the accounts file
 	if !b.started.Load() {
 		return nil
 	}
@@ -280,6 +301,10 @@ type slaveSync struct {
 	masterAddr func() string
 	period     time.Duration
 	log        *logrus.Entry
+	// clientConfig signs the copy's requests and turns TLS on as the
+	// broker's NameServer calls (security.go): a master with aclEnable
+	// answers only signed reads. nil: plain and unsigned.
+	clientConfig func(*logrus.Entry) (remoting.ClientConfig, error)
 
 	wakeCh   chan struct{} // capacity 1
 	stopCh   chan struct{}
@@ -348,7 +373,15 @@ func (s *slaveSync) syncOnce() error {
 		if s.client != nil {
 			s.client.Close()
 		}
-		s.client = remoting.NewClient(master, remoting.ClientConfig{Logger: s.log})
+		s.client = nil
+		cfg := remoting.ClientConfig{Logger: s.log}
+		if s.clientConfig != nil {
+			var err error
+			if cfg, err = s.clientConfig(s.log); err != nil {
+				return fmt.Errorf("client to master %s: %w", master, err)
+			}
+		}
+		s.client = remoting.NewClient(master, cfg)
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
 	defer cancel()

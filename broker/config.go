@@ -73,6 +73,8 @@ type Config struct {
 
 	// Security signs the NameServer requests and turns TLS on (security.go).
 	Security
+	// Access guards the broker's own port: ACL and TLS (access_config.go).
+	Access
 }
 
 // DefaultConfig returns the Java defaults (BrokerStartup's listen port 10911,
@@ -106,6 +108,7 @@ func DefaultConfig() Config {
 		ReviveQueueNum:           8,
 		SlaveSyncPeriod:          60 * time.Second,
 		Controller:               controllerDefaults(),
+		Access:                   defaultAccess(),
 	}
 }
 
@@ -144,6 +147,9 @@ func (c *Config) Validate() error {
 		return fmt.Errorf("%w: bindAddress %q is not an IP address or host name (0.0.0.0 binds every interface)", ErrBrokerConfig, c.BindAddress)
 	case c.RegisterNameServerPeriod <= 0:
 		return fmt.Errorf("%w: registerNameServerPeriod must be positive", ErrBrokerConfig)
+	}
+	if err := c.Access.validate(); err != nil {
+		return err
 	}
 	if c.EnableControllerMode {
 		rc := c.controllerConfig()

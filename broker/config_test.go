@@ -84,7 +84,7 @@ func TestPropertiesRoundTrip(t *testing.T) {
 		t.Fatalf("Apply(Properties()) = %+v, want %+v", back, cfg)
 	}
 	lines := ConfigLines(cfg)
-	if len(lines) != len(cfg.Properties()) || lines[0] != "allowShortRegisterPeriod=false" {
+	if len(lines) != len(cfg.Properties()) || lines[0] != "aclEnable=false" {
 		t.Fatalf("ConfigLines = %v", lines)
 	}
 }

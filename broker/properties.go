@@ -163,6 +163,16 @@ func (c *Config) setters() map[string]func(string) error {
 		"tls.client.trustCertPath":        str(&c.TLSTrustCertPath),
 		"tls.client.certPath":             str(&c.TLSCertPath),
 		"tls.client.keyPath":              str(&c.TLSKeyPath),
+		"aclEnable":                       boolean(&c.AclEnable),
+		"aclFile":                         str(&c.AclFile),
+		"adminWhiteRemoteAddresses":       str(&c.AdminWhiteRemoteAddresses),
+		"tls.server.mode":                 str(&c.TLSServerMode),
+		"tls.server.certPath":             str(&c.TLSServerCertPath),
+		"tls.server.keyPath":              str(&c.TLSServerKeyPath),
+		"tls.server.trustCertPath":        str(&c.TLSServerTrustCertPath),
+		"tls.server.need.client.auth":     str(&c.TLSServerNeedClientAuth),
+		"tlsHandshakeMaxConcurrent":       integer(&c.TLSHandshakeMaxConcurrent),
+		"tlsHandshakeTimeoutMillis":       int64Value(&c.TLSHandshakeTimeoutMillis),
 	}
 }
 
@@ -223,6 +233,7 @@ func (c *Config) Properties() map[string]string {
 		props[key] = value
 	}
 	c.Security.addProperties(props)
+	c.Access.addProperties(props)
 	return props
 }
 

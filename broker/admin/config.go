@@ -9,6 +9,7 @@ import (
 	"github.com/sirupsen/logrus"
 
 	"github.com/gonamesrv/gonamesrv/internal/javaprops"
+	"github.com/gonamesrv/gonamesrv/internal/portguard"
 	"github.com/gonamesrv/gonamesrv/internal/ratelog"
 	"github.com/gonamesrv/gonamesrv/remoting"
 	"github.com/gonamesrv/gonamesrv/route"
@@ -53,7 +54,7 @@ type configHandlers struct {
 
 // RegisterConfig attaches GET_BROKER_CONFIG and UPDATE_BROKER_CONFIG for
 // src. An update runs off the event loop: it may write topics.json.
-func RegisterConfig(srv *remoting.Server, src ConfigSource, log *logrus.Entry) {
+func RegisterConfig(srv portguard.Registrar, src ConfigSource, log *logrus.Entry) {
 	if log == nil {
 		log = logrus.NewEntry(logrus.StandardLogger())
 	}
@@ -99,8 +100,8 @@ func (h *configHandlers) update(caller string, req *remoting.Command) *remoting.
 		}
 		return remoting.NewResponse(req, remoting.SYSTEM_ERROR, err.Error())
 	}
-	// Rate-limited too: the admin port has no ACL, so anyone reaching it can
-	// send updates; the held-back count goes with the next line.
+	// Rate-limited too: with aclEnable=false (the default) anyone reaching
+	// the port can send updates; the held-back count goes with the next line.
 	h.warnings.Log(h.log, logrus.InfoLevel, logrus.Fields{"caller": caller, "keys": keys}, nil, "broker config updated")
 	return remoting.NewResponse(req, remoting.SUCCESS, "")
 }

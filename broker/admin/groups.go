@@ -5,6 +5,7 @@ import (
 
 	"github.com/gonamesrv/gonamesrv/broker/subgroup"
 	"github.com/gonamesrv/gonamesrv/broker/topicconfig"
+	"github.com/gonamesrv/gonamesrv/internal/portguard"
 	"github.com/gonamesrv/gonamesrv/internal/ratelog"
 	"github.com/gonamesrv/gonamesrv/remoting"
 )
@@ -30,9 +31,9 @@ func NewGroupHandlers(groups *subgroup.Table, topics *topicconfig.Store, brokerN
 	return &GroupHandlers{groups: groups, topics: topics, brokerName: brokerName, log: log}
 }
 
-// Register attaches the handlers to a server; the group writes touch
+// Register attaches the handlers to a server (or its guard); the group writes touch
 // subscriptionGroup.json, so they run off the event loop.
-func (h *GroupHandlers) Register(srv *remoting.Server) {
+func (h *GroupHandlers) Register(srv portguard.Registrar) {
 	wrap := func(handle func(*remoting.Command) *remoting.Command) remoting.Handler {
 		return func(_ *remoting.Conn, req *remoting.Command) *remoting.Command { return handle(req) }
 	}

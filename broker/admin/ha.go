@@ -3,6 +3,7 @@ package admin
 import (
 	"encoding/json"
 
+	"github.com/gonamesrv/gonamesrv/internal/portguard"
 	"github.com/gonamesrv/gonamesrv/remoting"
 )
 
@@ -43,7 +44,7 @@ type HAClientRuntimeInfo struct {
 }
 
 // RegisterHAStatus attaches GET_BROKER_HA_STATUS, answered from status.
-func RegisterHAStatus(srv *remoting.Server, status func() HARuntimeInfo) {
+func RegisterHAStatus(srv portguard.Registrar, status func() HARuntimeInfo) {
 	srv.Handle(CodeGetBrokerHAStatus, func(_ *remoting.Conn, req *remoting.Command) *remoting.Command {
 		return haStatusResponse(req, status())
 	})

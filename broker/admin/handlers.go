@@ -8,6 +8,7 @@ import (
 
 	"github.com/gonamesrv/gonamesrv/broker/topicconfig"
 	"github.com/gonamesrv/gonamesrv/controller/wire"
+	"github.com/gonamesrv/gonamesrv/internal/portguard"
 	"github.com/gonamesrv/gonamesrv/remoting"
 	"github.com/gonamesrv/gonamesrv/route"
 )
@@ -36,9 +37,9 @@ func New(store *topicconfig.Store, notifier TopicsChangedNotifier, runtimeInfo f
 	return &Handlers{store: store, notifier: notifier, runtimeInfo: runtimeInfo, log: log}
 }
 
-// Register attaches the handlers to a server. Writes touch topics.json, so
+// Register attaches the handlers to a server (or its guard). Writes touch topics.json, so
 // they run off the event loop.
-func (h *Handlers) Register(srv *remoting.Server) {
+func (h *Handlers) Register(srv portguard.Registrar) {
 	srv.Handle(remoting.UPDATE_AND_CREATE_TOPIC, h.wrap(h.UpdateAndCreateTopic), remoting.Slow())
 	srv.Handle(remoting.DELETE_TOPIC_IN_BROKER, h.wrap(h.DeleteTopicInBroker), remoting.Slow())
 	srv.Handle(remoting.GET_ALL_TOPIC_CONFIG, h.wrap(h.GetAllTopicConfig), remoting.Slow())

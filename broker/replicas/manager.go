@@ -13,6 +13,7 @@ import (
 	"github.com/gonamesrv/gonamesrv/controller"
 	"github.com/gonamesrv/gonamesrv/controller/wire"
 	"github.com/gonamesrv/gonamesrv/internal/aclsign"
+	"github.com/gonamesrv/gonamesrv/internal/portguard"
 	"github.com/gonamesrv/gonamesrv/remoting"
 )
 
@@ -96,7 +97,7 @@ func New(cfg Config, self Identity, onRole func(Role), log *logrus.Entry) (*Mana
 // controller's NOTIFY_BROKER_ROLE_CHANGED (1008) and its slaves'
 // BROKER_HEARTBEAT (904), which the master's in-sync check reads. Both
 // callbacks only decode and hand over; they never block.
-func (m *Manager) Register(srv *remoting.Server) {
+func (m *Manager) Register(srv portguard.Registrar) {
 	srv.Handle(wire.CodeNotifyBrokerRoleChanged, m.handleNotice)
 	srv.Handle(wire.CodeBrokerHeartbeat, m.handleSlaveHeartbeat)
 }
