@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gonamesrv/gonamesrv/broker/admin"
 	"github.com/gonamesrv/gonamesrv/broker/replicas"
 	"github.com/gonamesrv/gonamesrv/broker/subgroup"
 	"github.com/gonamesrv/gonamesrv/internal/aclsign"
@@ -185,4 +186,30 @@ func TestAccessKeysValidated(t *testing.T) {
 	if got := cfg.ACLFile(); got != filepath.Join(cfg.StorePathRootDir, "config", "plain_acl.yml") {
 		t.Fatalf("default aclFile without ROCKETMQ_HOME %q", got)
 	}
+}
+
+// TestSlaveSignsItsCopyFromAnACLMaster: a slave with accessKey and
+// secretKey copies the topics of a master with aclEnable (its
+// GET_ALL_TOPIC_CONFIG is a signed read).
+func TestSlaveSignsItsCopyFromAnACLMaster(t *testing.T) {
+	ns := startFakeNameServer(t)
+	masterCfg := aclConfig(t)
+	masterCfg.NamesrvAddr = ns.srv.Addr().String()
+	master, _ := startTestBroker(t, masterCfg)
+	slaveCfg := testBrokerConfig(t, masterCfg.NamesrvAddr, 1)
+	slaveCfg.AccessKey, slaveCfg.SecretKey = "userKey01", "userSecret01"
+	slave, _ := startTestBroker(t, slaveCfg)
+	waitFor(t, "slave learns its master", func() bool { return slave.MasterAddr() == master.Addr() })
+	attrs := ""
+	header := admin.CreateTopicRequestHeader{Topic: "orders", DefaultTopic: "TBW102", ReadQueueNums: 3, WriteQueueNums: 3, Perm: 6,
+		TopicFilterType: "SINGLE_TAG", Attributes: &attrs}
+	resp, err := signedClient(t, master, "adminKey01", "adminSecret01").Invoke(context.Background(),
+		remoting.NewRequest(remoting.UPDATE_AND_CREATE_TOPIC, remoting.EncodeHeader(header), nil))
+	if err != nil || resp.Code != remoting.SUCCESS {
+		t.Fatalf("admin's topic: %v %+v", err, resp)
+	}
+	waitFor(t, "slave copies the topic", func() bool {
+		tc, ok := slave.Store().Get("orders")
+		return ok && tc.WriteQueueNums == 3
+	})
 }
