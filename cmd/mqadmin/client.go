@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
-	"slices"
 	"strings"
 	"time"
 
@@ -45,9 +44,9 @@ type adminClient struct {
 	nameServers []string
 	clients     map[string]*remoting.Client
 	log         *logrus.Entry
-	// nsConfig signs and encrypts as the security options say; it is used
-	// for NameServer addresses and for controllers, which take the same
-	// tls.server.mode (brokers get plain signed connections).
+	// nsConfig signs and encrypts as the security options say, for every
+	// address: NameServers, controllers and brokers take the same
+	// tls.server.mode (as Java's tools use one client configuration).
 	nsConfig remoting.ClientConfig
 }
 
@@ -73,11 +72,7 @@ func (c *adminClient) invoke(addr string, code int32, ext map[string]string, bod
 func (c *adminClient) invokeWithin(addr string, code int32, ext map[string]string, body []byte, timeout time.Duration) (*remoting.Command, error) {
 	client, ok := c.clients[addr]
 	if !ok {
-		cfg := remoting.ClientConfig{Logger: c.log, Sign: c.nsConfig.Sign}
-		if slices.Contains(c.nameServers, addr) || controllerCodes[code] {
-			cfg = c.nsConfig
-		}
-		client = remoting.NewClient(addr, cfg)
+		client = remoting.NewClient(addr, c.nsConfig)
 		c.clients[addr] = client
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), timeout)

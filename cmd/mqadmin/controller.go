@@ -60,11 +60,6 @@ var controllerCommands = []command{
 // controllerList splits -a's ';' list.
 func controllerList(e *env) []string { return splitAddrList(e.args.get("a")) }
 
-// controllerCodes are the requests only controllers serve: their
-// connections take the security options' TLS, as NameServers' do.
-var controllerCodes = map[int32]bool{wire.CodeGetControllerConfig: true, wire.CodeUpdateControllerConfig: true,
-	wire.CodeCleanBrokerData: true, wire.CodeGetMetadataInfo: true, wire.CodeGetSyncStateData: true, wire.CodeElectMaster: true}
-
 // controllerConfigs are the controllers' settings commands: a changed key
 // waits for a restart by the controller's own rule.
 var controllerConfigs = configServers{what: "controllers", getCode: wire.CodeGetControllerConfig, updateCode: wire.CodeUpdateControllerConfig,

@@ -27,8 +27,6 @@ var peerCommands = []command{
 
 func init() {
 	commands = append(commands, peerCommands...)
-	controllerCodes[wire.CodeAddControllerPeer] = true
-	controllerCodes[wire.CodeRemoveControllerPeer] = true
 }
 
 func runAddControllerPeer(e *env) error {

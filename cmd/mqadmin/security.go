@@ -22,7 +22,7 @@ import (
 var securityOptions = []option{
 	{short: "ak", long: "accessKey", hasArg: true, desc: "ACL access key (default: conf/tools.yml under ROCKETMQ_HOME)"},
 	{short: "sk", long: "secretKey", hasArg: true, desc: "ACL secret key (default: conf/tools.yml under ROCKETMQ_HOME)"},
-	{short: "tls", long: "useTLS", desc: "talk TLS to the name servers and controllers (without a trust file the server's certificate is not verified, as Java's default)"},
+	{short: "tls", long: "useTLS", desc: "talk TLS to the name servers, controllers and brokers (without a trust file the server's certificate is not verified, as Java's default)"},
 	{short: "tlsTrust", long: "tls.client.trustCertPath", hasArg: true, desc: "PEM CAs the name servers' certificates must chain to, for the host dialled (implies -tls; default: conf/tools.yml)"},
 	{short: "tlsCert", long: "tls.client.certPath", hasArg: true, desc: "PEM client certificate for servers that ask for one (implies -tls; default: conf/tools.yml)"},
 	{short: "tlsKey", long: "tls.client.keyPath", hasArg: true, desc: "PEM key of -tlsCert (default: conf/tools.yml)"},

@@ -27,7 +27,6 @@ var transferCommands = []command{
 }
 
 func init() {
-	controllerCodes[wire.CodeTransferControllerLeader] = true
 	commands = append(commands, transferCommands...)
 }
 
