@@ -48,8 +48,15 @@ func startSecureNamesrv(t *testing.T) *process {
 // writes with credentials from flags or conf/tools.yml, over TLS.
 func TestBrokerAndMqadminSignOverTLS(t *testing.T) {
 	ns := startSecureNamesrv(t)
+	// clusterList's -tls reaches the broker too (its runtime info): the
+	// broker's port takes TLS, permissive.
+	certs, err := testcerts.Write(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
 	startBroker(t, brokerSpec{cluster: "SecureCluster", name: "broker-s", nameServers: []*process{ns},
-		extra: []string{"accessKey=brokerKey01", "secretKey=brokerSecret01", "useTLS=true"}})
+		extra: []string{"accessKey=brokerKey01", "secretKey=brokerSecret01", "useTLS=true",
+			"tls.server.mode=permissive", "tls.server.certPath=" + certs.ServerCert, "tls.server.keyPath=" + certs.ServerKey}})
 	t.Setenv("ROCKETMQ_HOME", t.TempDir()) // no tools.yml yet
 	eventually(t, 10*time.Second, "the signed broker is in the cluster list", func() error {
 		r := mqadmin(t, "clusterList", "-n", ns.Addr, "-tls", "-ak", "userKey01", "-sk", "userSecret01")
