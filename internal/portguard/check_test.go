@@ -2,10 +2,7 @@ package portguard
 
 import (
 	"context"
-	"os"
-	"path/filepath"
 	"testing"
-	"time"
 
 	"github.com/gonamesrv/gonamesrv/internal/aclsign"
 	"github.com/gonamesrv/gonamesrv/internal/testlog"
@@ -18,16 +15,7 @@ import (
 // twice on one connection, is admitted both times and verified once (the
 // connection's memo).
 func TestCheckRefusesAndRemembersOnTheConnection(t *testing.T) {
-	file := filepath.Join(t.TempDir(), "plain_acl.yml")
-	accounts := "accounts:\n  - accessKey: adminKey01\n    secretKey: adminSecret01\n    admin: true\n"
-	if err := os.WriteFile(file, []byte(accounts), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	checker, err := NewChecker(ACLKeys{AclEnable: true, AclFile: file}, testlog.Discard())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer checker.Close()
+	checker := enabledChecker(t, "accounts:\n  - accessKey: adminKey01\n    secretKey: adminSecret01\n    admin: true\n")
 	srv := remoting.NewServer(remoting.ServerConfig{Addr: "127.0.0.1:0", Logger: testlog.Discard()})
 	srv.Handle(1003, func(conn *remoting.Conn, req *remoting.Command) *remoting.Command {
 		if denial := Check(checker, acl.BrokerCtl, conn, req); denial != nil {
@@ -39,15 +27,7 @@ func TestCheckRefusesAndRemembersOnTheConnection(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer srv.Shutdown(context.Background())
-	send := func(c *remoting.Client) *remoting.Command {
-		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-		defer cancel()
-		resp, err := c.Invoke(ctx, remoting.NewRequest(1003, map[string]string{"brokerName": "b"}, nil))
-		if err != nil {
-			t.Fatal(err)
-		}
-		return resp
-	}
+	send := func(c *remoting.Client) *remoting.Command { return invokeCode(t, c, 1003) }
 	plain := remoting.NewClient(srv.Addr().String(), remoting.ClientConfig{})
 	defer plain.Close()
 	if resp := send(plain); resp.Code != remoting.NO_PERMISSION || resp.Remark == "" {

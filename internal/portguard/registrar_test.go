@@ -17,17 +17,8 @@ import (
 // code without a class (an admin write) are refused 16; an admin's write is
 // served. Without a checker the handler is the bare one.
 func TestGuardChecksEachCodesClass(t *testing.T) {
-	file := filepath.Join(t.TempDir(), "plain_acl.yml")
-	accounts := "accounts:\n  - accessKey: adminKey01\n    secretKey: adminSecret01\n    admin: true\n" +
-		"  - accessKey: userKey01\n    secretKey: userSecret01\n"
-	if err := os.WriteFile(file, []byte(accounts), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	checker, err := NewChecker(ACLKeys{AclEnable: true, AclFile: file}, testlog.Discard())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer checker.Close()
+	checker := enabledChecker(t, "accounts:\n  - accessKey: adminKey01\n    secretKey: adminSecret01\n    admin: true\n"+
+		"  - accessKey: userKey01\n    secretKey: userSecret01\n")
 	srv := remoting.NewServer(remoting.ServerConfig{Addr: "127.0.0.1:0", Logger: testlog.Discard()})
 	ok := func(_ *remoting.Conn, req *remoting.Command) *remoting.Command {
 		return remoting.NewResponse(req, remoting.SUCCESS, "")
@@ -47,15 +38,7 @@ func TestGuardChecksEachCodesClass(t *testing.T) {
 		t.Cleanup(func() { c.Close() })
 		return c
 	}
-	send := func(c *remoting.Client, code int32) int32 {
-		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-		defer cancel()
-		resp, err := c.Invoke(ctx, remoting.NewRequest(code, map[string]string{"k": "v"}, nil))
-		if err != nil {
-			t.Fatal(err)
-		}
-		return resp.Code
-	}
+	send := func(c *remoting.Client, code int32) int32 { return invokeCode(t, c, code).Code }
 	user, admin := client("userKey01", "userSecret01"), client("adminKey01", "adminSecret01")
 	for _, c := range []struct {
 		client *remoting.Client
@@ -73,4 +56,32 @@ func TestGuardChecksEachCodesClass(t *testing.T) {
 	if resp := bare(nil, remoting.NewRequest(write, nil, nil)); resp.Code != remoting.SUCCESS {
 		t.Fatalf("unguarded handler answered %d", resp.Code)
 	}
+}
+
+// enabledChecker is a checker with aclEnable over the accounts given,
+// closed when the test ends.
+func enabledChecker(t *testing.T, accounts string) *acl.Checker {
+	t.Helper()
+	file := filepath.Join(t.TempDir(), "plain_acl.yml")
+	if err := os.WriteFile(file, []byte(accounts), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	checker, err := NewChecker(ACLKeys{AclEnable: true, AclFile: file}, testlog.Discard())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(checker.Close)
+	return checker
+}
+
+// invokeCode sends one request of code (with a header field) on c.
+func invokeCode(t *testing.T, c *remoting.Client, code int32) *remoting.Command {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	resp, err := c.Invoke(ctx, remoting.NewRequest(code, map[string]string{"brokerName": "b"}, nil))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return resp
 }
