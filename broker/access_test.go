@@ -47,7 +47,9 @@ func signedClient(t *testing.T, b *Broker, ak, sk string) *remoting.Client {
 // codesRecorder records the codes registered on it.
 type codesRecorder map[int32]bool
 
-func (r codesRecorder) Handle(code int32, _ remoting.Handler, _ ...remoting.HandleOption) { r[code] = true }
+func (r codesRecorder) Handle(code int32, _ remoting.Handler, _ ...remoting.HandleOption) {
+	r[code] = true
+}
 
 // TestEveryCodeHasAClass: every code the broker's port serves, the
 // controller mode's included, has its access class in accessClasses, and
