@@ -173,7 +173,13 @@ func (b *Broker) Start() error {
 // registering with the NameServers only on the first role the controller
 // gives (as id 0 with stateVersion = masterEpoch, or as the controller id).
 func (b *Broker) startControllerMode(addr string) error {
-	m, err := replicas.New(b.cfg.controllerConfig(), replicas.Identity{ClusterName: b.cfg.BrokerClusterName,
+	rc := b.cfg.controllerConfig()
+	client, err := b.cfg.Security.clientConfig(b.log)
+	if err != nil {
+		return err
+	}
+	rc.TLS = client.TLS
+	m, err := replicas.New(rc, replicas.Identity{ClusterName: b.cfg.BrokerClusterName,
 		BrokerName: b.cfg.BrokerName, BrokerAddr: addr}, b.onRole, b.log)
 	if err != nil {
 		return err

@@ -9,6 +9,7 @@ package replicas
 
 import (
 	"context"
+	"crypto/tls"
 	"fmt"
 	"math"
 	"net"
@@ -57,6 +58,11 @@ type Config struct {
 	// accessKey and secretKey, which a controller with aclEnable=true
 	// checks. Empty: unsigned.
 	Credentials aclsign.Credentials
+	// TLS, when set, is the client TLS of every connection to the
+	// controllers and of a slave's heartbeats to its master: the broker's
+	// useTLS, as its NameServer calls (Java's brokers use one client TLS
+	// setting for all). Nil: plain TCP.
+	TLS *tls.Config
 }
 
 // Fixed limits of the flow (Java's constants), named in broker/README.md.

@@ -266,7 +266,7 @@ func (m *Manager) client(addr string) *remoting.Client {
 	c, ok := m.clients[addr]
 	if !ok {
 		c = remoting.NewClient(addr, remoting.ClientConfig{RequestTimeout: callTimeout, Logger: m.log,
-			Sign: aclsign.Signer(m.cfg.Credentials)})
+			Sign: aclsign.Signer(m.cfg.Credentials), TLS: m.cfg.TLS})
 		m.clients[addr] = c
 	}
 	return c
