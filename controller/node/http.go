@@ -11,7 +11,9 @@ import (
 // /readyz (200 once a leader is known, so writes can be answered; 503
 // naming the error once the node is down), /metrics
 // (rocketmq_controller_*), /v1/controller (Status as JSON) and, for
-// admins, POST /v1/controller/leader (transfer_http.go). Every
+// admins, POST /v1/controller/leader (transfer_http.go) and POST
+// /v1/controller/peers, DELETE /v1/controller/peers/{id}
+// (membership_http.go). Every
 // answer, errors and 404s included, carries X-Content-Type-Options:
 // nosniff, as the NameServer's side port does.
 func (n *Node) HTTPHandler() http.Handler {
