@@ -2,6 +2,7 @@ package node
 
 import (
 	"slices"
+	"strconv"
 	"time"
 
 	"github.com/hashicorp/raft"
@@ -32,6 +33,19 @@ const (
 	silenceStaggerDivisor = 10
 )
 
+// A follower whose last entry is older than its current term has not got
+// the current leader's first entry (every leader commits one as it starts),
+// which a quorum holds: a node restarted a moment ago, whose catch-up waits
+// out hashicorp's replication backoff. Its log loses every vote. Looking
+// after a newer follower, it refuses that one's pre-vote while it still
+// names the leader, and the newer one refuses its older log next: both then
+// wait hashicorp's election timer, a random 1-2 election timeouts (the
+// leader's kill right after another node's restart took 3.6-4.5 s to a new
+// master, 2.6-2.8 s otherwise: docs/controller.md, "Failover figures"). So
+// a follower with such a stale log looks first, at the timeout, and the
+// others one stagger step later than their rank says: by then it names no
+// leader and grants the newer log its vote.
+
 // silenceView is what the watch reads and changes of raft (*raft.Raft).
 type silenceView interface {
 	State() raft.RaftState
@@ -46,19 +60,24 @@ type silenceWatch struct {
 	view    silenceView
 	timeout time.Duration    // the heartbeat timeout (controllerRaftHeartbeatTimeoutMillis)
 	rank    func() int       // this node's place among the members, 0 first
+	stale   func() bool      // whether this node's last entry is older than its term
 	log     *logrus.Entry    //
 	looked  time.Time        // the last contact the watch last looked for
 	now     func() time.Time // time.Now; tests set it
 	reload  func(rc raft.ReloadableConfig) error
 }
 
-func newSilenceWatch(view silenceView, timeout time.Duration, rank func() int, log *logrus.Entry) *silenceWatch {
-	return &silenceWatch{view: view, timeout: timeout, rank: rank, log: log, now: time.Now, reload: view.ReloadConfig}
+func newSilenceWatch(view silenceView, timeout time.Duration, rank func() int, stale func() bool, log *logrus.Entry) *silenceWatch {
+	return &silenceWatch{view: view, timeout: timeout, rank: rank, stale: stale, log: log, now: time.Now, reload: view.ReloadConfig}
 }
 
-// stagger is how much longer than the heartbeat timeout this node waits.
+// stagger is how much longer than the heartbeat timeout this node waits:
+// nothing with a stale log, else a tenth of the timeout per rank, plus one.
 func (w *silenceWatch) stagger() time.Duration {
-	return time.Duration(w.rank()) * (w.timeout / silenceStaggerDivisor)
+	if w.stale() {
+		return 0
+	}
+	return time.Duration(w.rank()+1) * (w.timeout / silenceStaggerDivisor)
 }
 
 // check makes raft look at its leader's silence when this node follows a
@@ -73,7 +92,11 @@ func (w *silenceWatch) check() bool {
 	}
 	last := w.view.LastContact()
 	silent := w.now().Sub(last)
-	if last.IsZero() || last.Equal(w.looked) || silent < w.timeout+w.stagger() {
+	if last.IsZero() || last.Equal(w.looked) || silent < w.timeout {
+		return false
+	}
+	stagger := w.stagger() // past the timeout only: the stale check reads raft's stats
+	if silent < w.timeout+stagger {
 		return false
 	}
 	w.looked = last
@@ -87,7 +110,7 @@ func (w *silenceWatch) check() bool {
 	if err := w.reload(rc); err != nil {
 		w.log.WithError(err).Error("leader silent: could not restore raft's heartbeat timeout")
 	}
-	w.log.WithFields(logrus.Fields{"silentMillis": silent.Milliseconds(), "staggerMillis": w.stagger().Milliseconds()}).
+	w.log.WithFields(logrus.Fields{"silentMillis": silent.Milliseconds(), "staggerMillis": stagger.Milliseconds()}).
 		Info("leader silent for the heartbeat timeout: raft checks it now")
 	return true
 }
@@ -112,6 +135,15 @@ func (n *Node) watchLeaderSilence(timeout time.Duration) {
 			ids[i] = p.ID
 		}
 		return memberRank(ids, n.self.ID)
-	}, n.log.WithField("component", "silence"))
+	}, n.staleLog, n.log.WithField("component", "silence"))
 	n.every(silencePoll, func() { w.check() })
+}
+
+// staleLog says whether this node's last entry is older than its current
+// term (raft's stats; false when they do not say).
+func (n *Node) staleLog() bool {
+	stats := n.raft.Stats()
+	lastTerm, err1 := strconv.ParseUint(stats["last_log_term"], 10, 64)
+	term, err2 := strconv.ParseUint(stats["term"], 10, 64)
+	return err1 == nil && err2 == nil && lastTerm < term
 }

@@ -35,19 +35,20 @@ func TestSilenceWatchWakesRaftOncePerSilenceAfterTimeoutAndStagger(t *testing.T)
 	start := time.Unix(1000, 0)
 	f := &fakeRaft{state: raft.Follower, leader: "n0", contact: start, hb: time.Second}
 	now := start
-	w := newSilenceWatch(f, time.Second, func() int { return 2 }, logrus.NewEntry(logrus.New()))
+	w := newSilenceWatch(f, time.Second, func() int { return 2 }, func() bool { return false }, logrus.NewEntry(logrus.New()))
 	w.now = func() time.Time { return now }
 
-	// Rank 2 waits the timeout plus two tenths of it.
-	for _, at := range []time.Duration{0, 900 * time.Millisecond, time.Second, 1199 * time.Millisecond} {
+	// Rank 2 waits the timeout plus three tenths of it (a step for a stale
+	// log to look first).
+	for _, at := range []time.Duration{0, 900 * time.Millisecond, time.Second, 1299 * time.Millisecond} {
 		now = start.Add(at)
 		if w.check() {
-			t.Fatalf("looked %v after the last contact, before 1.2 s", at)
+			t.Fatalf("looked %v after the last contact, before 1.3 s", at)
 		}
 	}
-	now = start.Add(1200 * time.Millisecond)
+	now = start.Add(1300 * time.Millisecond)
 	if !w.check() {
-		t.Fatal("did not look 1.2 s after the last contact")
+		t.Fatal("did not look 1.3 s after the last contact")
 	}
 	if len(f.reloads) != 2 || f.reloads[0] != time.Second-time.Millisecond || f.reloads[1] != time.Second {
 		t.Fatalf("reloads %v: want the timeout shortened by 1 ms, then put back", f.reloads)
@@ -58,7 +59,7 @@ func TestSilenceWatchWakesRaftOncePerSilenceAfterTimeoutAndStagger(t *testing.T)
 	}
 	// A new contact, then silence again: a new look.
 	f.contact = start.Add(4 * time.Second)
-	now = start.Add(5300 * time.Millisecond)
+	now = start.Add(5400 * time.Millisecond)
 	if !w.check() || len(f.reloads) != 4 {
 		t.Fatalf("no look for the second silence: reloads %v", f.reloads)
 	}
@@ -73,12 +74,48 @@ func TestSilenceWatchLeavesLeadersCandidatesAndLeaderlessFollowersAlone(t *testi
 		"shutdown":  {state: raft.Shutdown, leader: "n0", contact: start, hb: time.Second},
 		"never":     {state: raft.Follower, leader: "n0", hb: time.Second},
 	} {
-		w := newSilenceWatch(f, time.Second, func() int { return 0 }, logrus.NewEntry(logrus.New()))
+		w := newSilenceWatch(f, time.Second, func() int { return 0 }, func() bool { return false }, logrus.NewEntry(logrus.New()))
 		w.now = func() time.Time { return start.Add(time.Minute) }
 		if w.check() || len(f.reloads) != 0 {
 			t.Errorf("%s: looked (reloads %v)", name, f.reloads)
 		}
 	}
+}
+
+// A follower whose log is stale (its last entry older than its term) looks
+// first, at the timeout, whatever its rank; rank 0 with a current log looks
+// a step later (1.1 s).
+func TestSilenceWatchLetsAStaleLogLookFirst(t *testing.T) {
+	start := time.Unix(1000, 0)
+	for _, c := range []struct {
+		stale bool
+		at    time.Duration
+	}{{true, time.Second}, {false, 1100 * time.Millisecond}} {
+		f := &fakeRaft{state: raft.Follower, leader: "n0", contact: start, hb: time.Second}
+		now := start.Add(c.at - time.Millisecond)
+		rank := 2
+		if !c.stale {
+			rank = 0
+		}
+		w := newSilenceWatch(f, time.Second, func() int { return rank }, func() bool { return c.stale }, logrus.NewEntry(logrus.New()))
+		w.now = func() time.Time { return now }
+		if w.check() {
+			t.Fatalf("stale %t, rank %d: looked before %v", c.stale, rank, c.at)
+		}
+		now = start.Add(c.at)
+		if !w.check() {
+			t.Fatalf("stale %t, rank %d: did not look at %v", c.stale, rank, c.at)
+		}
+	}
+}
+
+// staleLog reads a live node's raft: a follower of a group that has
+// committed its leader's first entry is not stale.
+func TestStaleLogIsFalseOnACaughtUpFollower(t *testing.T) {
+	g := startGroup(t, 3, nil)
+	leader := g.leader(t)
+	follower := g.svcs[(leader+1)%3].Node
+	waitFor(t, "the follower's log in the leader's term", func() bool { return !follower.staleLog() })
 }
 
 func TestMemberRankIsThePlaceInSortedIDs(t *testing.T) {
