@@ -242,11 +242,11 @@ func (s *Server) routes() *http.ServeMux {
 	mux.Handle("GET /v1/stats", s.guarded(anyAccount, stats))
 	mux.Handle("GET /v1/peers", s.guarded(anyAccount, peerView))
 	mux.Handle("GET /v1/controller", s.guarded(anyAccount, s.controllerView))
-	mux.Handle("POST /v1/controller/leader", s.adminWrite(s.controllerLeader)) // controller_leader.go
+	mux.Handle("POST /v1/controller/leader", s.adminWrite(s.controllerLeader())) // controller_leader.go
 	mux.Handle("/v1/controller/leader", postOnly())
-	mux.Handle("POST /v1/controller/peers", s.adminWrite(s.controllerAddPeer)) // controller_peers.go
+	mux.Handle("POST /v1/controller/peers", s.adminWrite(s.controllerAddPeer())) // controller_peers.go
 	mux.Handle("/v1/controller/peers", postOnly())
-	mux.Handle("DELETE /v1/controller/peers/{id}", s.adminWrite(s.controllerRemovePeer))
+	mux.Handle("DELETE /v1/controller/peers/{id}", s.adminWrite(s.controllerRemovePeer()))
 	mux.Handle("/v1/controller/peers/{id}", methodOnly(http.MethodDelete))
 	mux.Handle("/v1/", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusNotFound, "no such endpoint: "+r.Method+" "+r.URL.Path)
