@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"slices"
 	"strconv"
 
 	"github.com/gonamesrv/gonamesrv/internal/portguard"
@@ -87,12 +86,10 @@ func (a Access) TLSKeys() portguard.TLSKeys {
 
 // validate checks the TLS words and that a TLS port has its certificate.
 func (a Access) validate() error {
-	switch {
-	case !slices.Contains(portguard.TLSModeWords, a.TLSServerMode):
-		return fmt.Errorf("%w: tls.server.mode=%q: want one of %v", ErrBrokerConfig, a.TLSServerMode, portguard.TLSModeWords)
-	case !slices.Contains(portguard.ClientAuthWords, a.TLSServerNeedClientAuth):
-		return fmt.Errorf("%w: tls.server.need.client.auth=%q: want one of %v", ErrBrokerConfig, a.TLSServerNeedClientAuth, portguard.ClientAuthWords)
-	case a.TLSServerMode != portguard.TLSModeDisabled && (a.TLSServerCertPath == "" || a.TLSServerKeyPath == ""):
+	if err := a.TLSKeys().ValidateWords(); err != nil {
+		return fmt.Errorf("%w: %w", ErrBrokerConfig, err)
+	}
+	if a.TLSServerMode != portguard.TLSModeDisabled && (a.TLSServerCertPath == "" || a.TLSServerKeyPath == "") {
 		return fmt.Errorf("%w: tls.server.mode=%s needs tls.server.certPath and tls.server.keyPath", ErrBrokerConfig, a.TLSServerMode)
 	}
 	return nil

@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"path/filepath"
-	"slices"
 
 	"github.com/gonamesrv/gonamesrv/internal/aclsign"
 	"github.com/gonamesrv/gonamesrv/internal/javaprops"
@@ -74,11 +73,8 @@ func (c *Config) Credentials() (aclsign.Credentials, error) {
 
 // validateAccess checks the TLS words and the credentials.
 func (c *Config) validateAccess() error {
-	if !slices.Contains(portguard.TLSModeWords, c.TLSServerMode) {
-		return fmt.Errorf("tls.server.mode=%q: want one of %v", c.TLSServerMode, portguard.TLSModeWords)
-	}
-	if !slices.Contains(portguard.ClientAuthWords, c.TLSServerNeedClientAuth) {
-		return fmt.Errorf("tls.server.need.client.auth=%q: want one of %v", c.TLSServerNeedClientAuth, portguard.ClientAuthWords)
+	if err := c.TLSKeys().ValidateWords(); err != nil {
+		return err
 	}
 	if (c.AccessKey == "") != (c.SecretKey == "") {
 		return fmt.Errorf("accessKey and secretKey: set both or neither")

@@ -2,6 +2,8 @@ package portguard
 
 import (
 	"crypto/tls"
+	"fmt"
+	"slices"
 	"time"
 
 	"github.com/gonamesrv/gonamesrv/remoting"
@@ -61,4 +63,16 @@ func (k TLSKeys) Options() *remoting.TLSOptions {
 		MaxHandshakes:    k.HandshakeMaxConcurrent,
 		HandshakeTimeout: time.Duration(k.HandshakeTimeoutMillis) * time.Millisecond,
 	}
+}
+
+// ValidateWords checks tls.server.mode and tls.server.need.client.auth
+// against Java's words, naming the key and the words it takes.
+func (k TLSKeys) ValidateWords() error {
+	if !slices.Contains(TLSModeWords, k.Mode) {
+		return fmt.Errorf("tls.server.mode=%q: want one of %v", k.Mode, TLSModeWords)
+	}
+	if !slices.Contains(ClientAuthWords, k.NeedClientAuth) {
+		return fmt.Errorf("tls.server.need.client.auth=%q: want one of %v", k.NeedClientAuth, ClientAuthWords)
+	}
+	return nil
 }

@@ -2,6 +2,7 @@ package portguard
 
 import (
 	"crypto/tls"
+	"strings"
 	"testing"
 	"time"
 
@@ -24,5 +25,20 @@ func TestTLSOptionsOfTheJavaWords(t *testing.T) {
 	}
 	if len(TLSModeWords) != len(tlsModes) || len(ClientAuthWords) != len(clientAuths) {
 		t.Fatal("a word without its mode")
+	}
+}
+
+// ValidateWords takes Java's words only, naming the key of a bad one.
+func TestValidateWordsNamesTheBadKey(t *testing.T) {
+	if err := (TLSKeys{Mode: TLSModeDisabled, NeedClientAuth: ClientAuthNone}).ValidateWords(); err != nil {
+		t.Fatalf("Java's words refused: %v", err)
+	}
+	for key, k := range map[string]TLSKeys{
+		"tls.server.mode":             {Mode: "on", NeedClientAuth: ClientAuthNone},
+		"tls.server.need.client.auth": {Mode: TLSModeDisabled, NeedClientAuth: "always"},
+	} {
+		if err := k.ValidateWords(); err == nil || !strings.Contains(err.Error(), key+"=") {
+			t.Errorf("%+v: %v, want an error naming %s", k, err, key)
+		}
 	}
 }
