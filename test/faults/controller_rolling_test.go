@@ -3,6 +3,7 @@ package faults
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -140,11 +141,16 @@ func TestControllerRollingRestartWithTransfers(t *testing.T) {
 			t.Errorf("%s was elected again during the rolling restart: %s, before %s", name, got, epochs[name])
 		}
 	}
-	answered, unanswered, notLeader, unnamed, rounds, sample := asker.counts()
-	r.figure(t, "controller requests during the rolling restart", fmt.Sprintf("%d answered (%d of them 2007 naming the leader), %d unanswered; %d 2007s naming no leader passed on to the next node, %d rounds of every node without an answer",
-		answered, notLeader, unanswered, unnamed, rounds))
+	answered, unanswered, notLeader, unnamed, emptyRounds, closed, sample := asker.counts()
+	r.figure(t, "controller requests during the rolling restart", fmt.Sprintf("%d answered (%d of them 2007 naming the leader), %d unanswered; %d 2007s naming no leader and %d connections a stopping node closed mid-request passed on to the next node, %d rounds of every node without an answer",
+		answered, notLeader, unanswered, unnamed, closed, emptyRounds))
 	if unanswered > 0 || answered == 0 {
 		t.Errorf("%d controller requests unanswered (of %d), e.g. %s", unanswered, answered+unanswered, sample)
+	}
+	// The asker has one request out at a time, so a stop can close at most
+	// one in flight; more means connections closed while no node stopped.
+	if stops := 3 * rounds; closed > stops {
+		t.Errorf("%d requests lost to a closed connection over %d node stops (at most one each)", closed, stops)
 	}
 	slices.Sort(windows)
 	r.figure(t, "window without a serving leader per transfer (5 ms probes)", fmt.Sprintf("median %s, worst %s over %d transfers (target under 500 ms)",
@@ -259,8 +265,11 @@ func (p *servingProbe) gap(from, to time.Time) time.Duration {
 // rollingAsker asks the leader it knows 1004 and 1006 of the sets in turn.
 // A request is answered when a node answers it with its result or with a
 // 2007 naming the leader within rollingRequestTimeout; a node that refuses
-// the connection (stopped) or answers 2007 naming no leader (just started,
-// or an election running) is passed for the next one (counted), and when
+// the connection (stopped), closes it before answering (stopping: the
+// request raced the close, and both codes only read, so a client asks
+// again as net/http does an idempotent request) or answers 2007 naming no
+// leader (just started, or an election running) is passed for the next
+// one (counted), and when
 // no node answered otherwise, asked again after a pause. A request is
 // unanswered when none answered in time, or one answered otherwise (an
 // error, a timeout).
@@ -274,6 +283,7 @@ type rollingAsker struct {
 	answered, unanswered, notLeader int
 	unnamed                         int // 2007s naming no leader, passed on
 	rounds                          int // rounds of every node with no answer, paused after
+	closed                          int // requests a stopping node's close cut off, passed on
 	sample                          string
 }
 
@@ -334,6 +344,11 @@ func (a *rollingAsker) ask(req func() *remoting.Command) (ok, notLeader bool, wh
 		resp, err := a.clients[a.guess].Invoke(ctx, req())
 		cancel()
 		switch {
+		case errors.Is(err, remoting.ErrConnectionClosed):
+			errs = append(errs, err.Error())
+			a.mu.Lock()
+			a.closed++
+			a.mu.Unlock()
 		case err != nil && !strings.Contains(err.Error(), "connection refused"):
 			return false, false, strings.Join(append(errs, err.Error()), "; ")
 		case err != nil:
@@ -369,9 +384,10 @@ func (a *rollingAsker) ask(req func() *remoting.Command) (ok, notLeader bool, wh
 
 // counts is what the asker saw: answered (of them 2007 naming the leader),
 // unanswered, the 2007s naming no leader, the rounds of every node without
-// an answer, and the first unanswered one's reason.
-func (a *rollingAsker) counts() (answered, unanswered, notLeader, unnamed, rounds int, sample string) {
+// an answer, the requests a closing connection cut off, and the first
+// unanswered one's reason.
+func (a *rollingAsker) counts() (answered, unanswered, notLeader, unnamed, rounds, closed int, sample string) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	return a.answered, a.unanswered, a.notLeader, a.unnamed, a.rounds, a.sample
+	return a.answered, a.unanswered, a.notLeader, a.unnamed, a.rounds, a.closed, a.sample
 }
