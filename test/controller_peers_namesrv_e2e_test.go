@@ -41,6 +41,7 @@ func startEmbeddedMember(t *testing.T, id string, peers []string, join bool) *si
 type embeddedStatus struct {
 	Role     string `json:"role"`
 	Removed  bool   `json:"removed"`
+	Serving  bool   `json:"serving"`
 	LeaderID string `json:"leaderId"`
 	Peers    []struct {
 		ID string `json:"id"`
@@ -107,8 +108,10 @@ func TestEmbeddedControllerMembershipOnTheNameServerSidePort(t *testing.T) {
 	}
 	ns0 := startEmbeddedMember(t, "n0", peers[:1], false)
 	ns1 := startEmbeddedMember(t, "n1", peers, true)
-	eventually(t, 30*time.Second, "n0 leads", func() error {
-		if st := ns0.controllerStatus(t); st.Role != "Leader" {
+	// Serving, not only Leader: a new leader answers 409 until its first
+	// entry (the barrier) commits.
+	eventually(t, 30*time.Second, "n0 leads and serves", func() error {
+		if st := ns0.controllerStatus(t); st.Role != "Leader" || !st.Serving {
 			return fmt.Errorf("n0 %+v", st)
 		}
 		return nil

@@ -42,7 +42,7 @@ func (n *Node) watchFailure() {
 	select {
 	case <-n.stop:
 	case <-n.failed:
-		if err := n.raft.Shutdown().Error(); err != nil {
+		if err := n.stopRaft(); err != nil {
 			n.log.WithError(err).Warn("stop Raft of the failed controller")
 		}
 		n.log.WithField("down", n.Down().Error()).Warn("controller Raft stopped: this node no longer votes nor leads")

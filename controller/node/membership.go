@@ -231,7 +231,7 @@ func (n *Node) markRemoved(why string) {
 		return
 	}
 	n.serving.Store(false)
-	if err := n.raft.Shutdown().Error(); err != nil {
+	if err := n.stopRaft(); err != nil {
 		n.log.WithError(err).Warn("stopping Raft of a removed node")
 	}
 	n.log.WithFields(logrus.Fields{"reason": why, "storeDir": n.storeDir}).

@@ -275,11 +275,21 @@ func (n *Node) drain() {
 	n.serving.Store(false)
 }
 
+// stopRaft stops Raft for good: the transport's dials first, which wait for
+// a peer that is away (raftnet.Stream.Dial) and which Raft's shutdown
+// would otherwise wait for.
+func (n *Node) stopRaft() error {
+	if n.stream != nil {
+		n.stream.StopDialing()
+	}
+	return n.raft.Shutdown().Error()
+}
+
 // Shutdown stops the loops, Raft, the transport and the store.
 func (n *Node) Shutdown(ctx context.Context) error {
 	n.drain()
 	close(n.stop)
-	err := n.raft.Shutdown().Error()
+	err := n.stopRaft()
 	done := make(chan struct{})
 	go func() { n.wg.Wait(); close(done) }()
 	select {

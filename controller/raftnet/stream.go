@@ -16,6 +16,7 @@ import (
 	"net/netip"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"time"
 
 	"github.com/hashicorp/raft"
@@ -44,6 +45,10 @@ var Reasons = []string{ReasonNotAPeer, ReasonTLS, ReasonBusy}
 
 // refusedLogInterval paces the log of refused connections, per reason.
 const refusedLogInterval = time.Second
+
+// RedialEvery is how often a peer that refused a connection is dialled
+// again until the dial's timeout (Dial).
+const RedialEvery = 50 * time.Millisecond
 
 // ErrClosed is Accept's error once the stream is closed.
 var ErrClosed = errors.New("raft stream closed")
@@ -81,8 +86,11 @@ type Stream struct {
 	handshakes chan struct{}
 	ctx        context.Context
 	cancel     context.CancelFunc
-	closeOnce  sync.Once
-	wg         sync.WaitGroup
+	// dialCtx ends the dials in progress (StopDialing, Close).
+	dialCtx   context.Context
+	stopDials context.CancelFunc
+	closeOnce sync.Once
+	wg        sync.WaitGroup
 }
 
 var _ raft.StreamLayer = (*Stream)(nil)
@@ -114,6 +122,7 @@ func Listen(opts Options) (*Stream, error) {
 	s.peersLog = opts.Log
 	s.peers.Store(newPeerSet(opts.PeerHosts, opts.Log))
 	s.ctx, s.cancel = context.WithCancel(context.Background())
+	s.dialCtx, s.stopDials = context.WithCancel(s.ctx)
 	s.wg.Add(1)
 	go s.acceptLoop()
 	return s, nil
@@ -145,10 +154,28 @@ func (s *Stream) Addr() net.Addr { return s.ln.Addr() }
 
 // Dial connects to a peer from the node's own host, completing the TLS
 // handshake within timeout when TLS is on.
+//
+// A peer that refuses the connection or cannot be routed to (its process
+// stopped, its link down) is dialled again every RedialEvery until timeout
+// passes, as one that does not answer at all is waited for: hashicorp's
+// replication counts each failed call and waits 10 ms doubled per failure
+// (up to 10 s) before the next, and a peer that refused at once a few times
+// a second while it restarted had that wait ahead of it once it was back,
+// its log behind and the group's commits waiting on it when another node
+// was down. Waiting here, the count grows once per timeout and the first
+// dial after the peer's return gets through.
 func (s *Stream) Dial(address raft.ServerAddress, timeout time.Duration) (net.Conn, error) {
-	d := s.dialer
-	d.Timeout = timeout
-	conn, err := d.Dial("tcp", string(address))
+	dialCtx, cancelDial := context.WithTimeout(s.dialCtx, handshakeBudget(timeout))
+	defer cancelDial()
+	conn, err := s.dialer.DialContext(dialCtx, "tcp", string(address))
+	for err != nil && peerAway(err) {
+		select {
+		case <-dialCtx.Done():
+			return nil, err
+		case <-time.After(RedialEvery):
+		}
+		conn, err = s.dialer.DialContext(dialCtx, "tcp", string(address))
+	}
 	if err != nil || s.tls == nil {
 		return conn, err
 	}
@@ -161,6 +188,16 @@ func (s *Stream) Dial(address raft.ServerAddress, timeout time.Duration) (net.Co
 	}
 	return tc, nil
 }
+
+// peerAway tells a dial that failed at once because nothing listens at
+// the peer's address or no route leads there now.
+func peerAway(err error) bool {
+	return errors.Is(err, syscall.ECONNREFUSED) || errors.Is(err, syscall.EHOSTUNREACH) || errors.Is(err, syscall.ENETUNREACH)
+}
+
+// StopDialing ends the dials in progress and fails later ones at once:
+// before Raft stops for good, whose shutdown waits for its calls to end.
+func (s *Stream) StopDialing() { s.stopDials() }
 
 func handshakeBudget(timeout time.Duration) time.Duration {
 	if timeout <= 0 {
@@ -247,8 +284,9 @@ func (s *Stream) hand(conn net.Conn) {
 
 func (s *Stream) refuse(conn net.Conn, reason string, err error) {
 	remote := conn.RemoteAddr().String()
-	conn.Close()
+	// Counted before the close: whoever sees the close may read the count.
 	s.refused(reason)
+	conn.Close()
 	s.refusedLog.Log(s.log, logrus.WarnLevel, logrus.Fields{"remote": remote, "reason": reason}, err,
 		"raft connection refused: "+refusedWhy[reason])
 }

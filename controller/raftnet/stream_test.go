@@ -5,8 +5,11 @@ import (
 	"io"
 	"net"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
+
+	"github.com/hashicorp/raft"
 
 	"github.com/gonamesrv/gonamesrv/internal/testlog"
 )
@@ -139,5 +142,91 @@ func TestListenBindsTheGivenHostOnly(t *testing.T) {
 	if s, err := Listen(Options{Addr: "0.0.0.0:0", Log: testlog.Discard()}); err == nil {
 		s.Close()
 		t.Fatal("an unspecified host was bound")
+	}
+}
+
+// freeAddr is a loopback address nothing listens on (bound, then closed).
+func freeAddr(t *testing.T) string {
+	t.Helper()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := l.Addr().String()
+	l.Close()
+	return addr
+}
+
+// dialResult runs s.Dial(addr, timeout) in the background.
+func dialResult(s *Stream, addr string, timeout time.Duration) chan error {
+	done := make(chan error, 1)
+	go func() {
+		c, err := s.Dial(raft.ServerAddress(addr), timeout)
+		if c != nil {
+			c.Close()
+		}
+		done <- err
+	}()
+	return done
+}
+
+// waitResult is the dial's error, failing the test if it has not ended
+// within 20 s (a guard against a hang, not a measure).
+func waitResult(t *testing.T, done chan error) error {
+	t.Helper()
+	select {
+	case err := <-done:
+		return err
+	case <-time.After(20 * time.Second):
+		t.Fatal("the dial did not end")
+		return nil
+	}
+}
+
+// A peer that refuses while it restarts is dialled again until its
+// timeout: the dial gets through once the peer listens, instead of failing
+// at once (each failure lengthens Raft's replication backoff).
+func TestDialWaitsForAPeerThatRefuses(t *testing.T) {
+	s, _, _ := listen(t, nil)
+	addr := freeAddr(t)
+	done := dialResult(s, addr, 20*time.Second)
+	time.Sleep(5 * RedialEvery) // refused a few times meanwhile
+	select {
+	case err := <-done:
+		t.Fatalf("the dial ended while the peer was away: %v", err)
+	default:
+	}
+	l, err := net.Listen("tcp", addr)
+	if err != nil {
+		t.Skipf("the port was taken meanwhile: %v", err)
+	}
+	defer l.Close()
+	if err := waitResult(t, done); err != nil {
+		t.Fatalf("dial after the peer came back: %v", err)
+	}
+}
+
+// Past its timeout a dial to a peer that still refuses fails, saying so.
+func TestDialToAPeerStillAwayFailsAtItsTimeout(t *testing.T) {
+	s, _, _ := listen(t, nil)
+	err := waitResult(t, dialResult(s, freeAddr(t), 3*RedialEvery))
+	if !errors.Is(err, syscall.ECONNREFUSED) {
+		t.Fatalf("dial to nobody: %v, want connection refused", err)
+	}
+}
+
+// StopDialing ends a dial that would wait an hour for its peer, and the
+// later ones fail at once: Raft's shutdown waits for its calls.
+func TestStopDialingEndsTheDialsInProgress(t *testing.T) {
+	s, _, _ := listen(t, nil)
+	addr := freeAddr(t)
+	done := dialResult(s, addr, time.Hour)
+	time.Sleep(2 * RedialEvery)
+	s.StopDialing()
+	if err := waitResult(t, done); err == nil {
+		t.Fatal("a stopped dial got a connection")
+	}
+	if err := waitResult(t, dialResult(s, addr, time.Hour)); err == nil {
+		t.Fatal("a dial after StopDialing got a connection")
 	}
 }
