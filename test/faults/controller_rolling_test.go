@@ -141,16 +141,18 @@ func TestControllerRollingRestartWithTransfers(t *testing.T) {
 			t.Errorf("%s was elected again during the rolling restart: %s, before %s", name, got, epochs[name])
 		}
 	}
-	answered, unanswered, notLeader, unnamed, emptyRounds, closed, sample := asker.counts()
-	r.figure(t, "controller requests during the rolling restart", fmt.Sprintf("%d answered (%d of them 2007 naming the leader), %d unanswered; %d 2007s naming no leader and %d connections a stopping node closed mid-request passed on to the next node, %d rounds of every node without an answer",
-		answered, notLeader, unanswered, unnamed, closed, emptyRounds))
+	answered, unanswered, notLeader, unnamed, emptyRounds, stopping, sample := asker.counts()
+	r.figure(t, "controller requests during the rolling restart", fmt.Sprintf("%d answered (%d of them 2007 naming the leader), %d unanswered; %d 2007s naming no leader and %d answers of a stopping node (SYSTEM_BUSY, the connection closed mid-request) passed on to the next node, %d rounds of every node without an answer",
+		answered, notLeader, unanswered, unnamed, stopping, emptyRounds))
 	if unanswered > 0 || answered == 0 {
 		t.Errorf("%d controller requests unanswered (of %d), e.g. %s", unanswered, answered+unanswered, sample)
 	}
-	// The asker has one request out at a time, so a stop can close at most
-	// one in flight; more means connections closed while no node stopped.
-	if stops := 3 * rounds; closed > stops {
-		t.Errorf("%d requests lost to a closed connection over %d node stops (at most one each)", closed, stops)
+	// The asker has one request out at a time and passes a stopping node's
+	// answer to the next node, so a stop meets it once or, after a round of
+	// nodes knowing no leader, twice; more means a node answered so while
+	// it was not stopping.
+	if stops := 3 * rounds; stopping > 2*stops {
+		t.Errorf("%d answers of a stopping node over %d node stops (at most two each)", stopping, stops)
 	}
 	slices.Sort(windows)
 	r.figure(t, "window without a serving leader per transfer (5 ms probes)", fmt.Sprintf("median %s, worst %s over %d transfers (target under 500 ms)",
@@ -264,15 +266,15 @@ func (p *servingProbe) gap(from, to time.Time) time.Duration {
 
 // rollingAsker asks the leader it knows 1004 and 1006 of the sets in turn.
 // A request is answered when a node answers it with its result or with a
-// 2007 naming the leader within rollingRequestTimeout; a node that refuses
-// the connection (stopped), closes it before answering (stopping: the
-// request raced the close, and both codes only read, so a client asks
-// again as net/http does an idempotent request) or answers 2007 naming no
-// leader (just started, or an election running) is passed for the next
-// one (counted), and when
-// no node answered otherwise, asked again after a pause. A request is
-// unanswered when none answered in time, or one answered otherwise (an
-// error, a timeout).
+// 2007 naming the leader within rollingRequestTimeout. A node that refuses
+// the connection (stopped), answers SYSTEM_BUSY or closes the connection
+// before answering (stopping: the request raced its closing intake or
+// connections; both codes only read, so a client asks again, as net/http
+// does an idempotent request and RocketMQ's clients a busy answer) or
+// answers 2007 naming no leader (just started, or an election running) is
+// passed for the next one (counted), and when no node answered otherwise,
+// asked again after a pause. A request is unanswered when none answered in
+// time, or one answered otherwise (an error, a timeout).
 type rollingAsker struct {
 	addrs   []string
 	sets    []string
@@ -283,7 +285,7 @@ type rollingAsker struct {
 	answered, unanswered, notLeader int
 	unnamed                         int // 2007s naming no leader, passed on
 	rounds                          int // rounds of every node with no answer, paused after
-	closed                          int // requests a stopping node's close cut off, passed on
+	stopping                        int // a stopping node's answers (busy, closed), passed on
 	sample                          string
 }
 
@@ -333,7 +335,8 @@ func (a *rollingAsker) run(stop <-chan struct{}) {
 }
 
 // ask sends one request, to the known leader first and on a refused
-// connection or a 2007 naming nobody to the next node; after a round of
+// connection, a stopping node's answer or a 2007 naming nobody to the next
+// node; after a round of
 // every node with neither, it pauses rollingCyclePause and goes round again,
 // until rollingRequestTimeout (a client's request timeout) has passed.
 func (a *rollingAsker) ask(req func() *remoting.Command) (ok, notLeader bool, why string) {
@@ -344,10 +347,13 @@ func (a *rollingAsker) ask(req func() *remoting.Command) (ok, notLeader bool, wh
 		resp, err := a.clients[a.guess].Invoke(ctx, req())
 		cancel()
 		switch {
-		case errors.Is(err, remoting.ErrConnectionClosed):
-			errs = append(errs, err.Error())
+		case errors.Is(err, remoting.ErrConnectionClosed) || (err == nil && resp.Code == remoting.SYSTEM_BUSY):
+			// A stopping node: its intake closed (Java's executor
+			// answers a rejected request SYSTEM_BUSY, which clients
+			// retry), then its connections.
+			errs = append(errs, fmt.Sprintf("a stopping %s: %v", a.guess, describe(resp, err)))
 			a.mu.Lock()
-			a.closed++
+			a.stopping++
 			a.mu.Unlock()
 		case err != nil && !strings.Contains(err.Error(), "connection refused"):
 			return false, false, strings.Join(append(errs, err.Error()), "; ")
@@ -386,8 +392,16 @@ func (a *rollingAsker) ask(req func() *remoting.Command) (ok, notLeader bool, wh
 // unanswered, the 2007s naming no leader, the rounds of every node without
 // an answer, the requests a closing connection cut off, and the first
 // unanswered one's reason.
-func (a *rollingAsker) counts() (answered, unanswered, notLeader, unnamed, rounds, closed int, sample string) {
+func (a *rollingAsker) counts() (answered, unanswered, notLeader, unnamed, rounds, stopping int, sample string) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	return a.answered, a.unanswered, a.notLeader, a.unnamed, a.rounds, a.closed, a.sample
+	return a.answered, a.unanswered, a.notLeader, a.unnamed, a.rounds, a.stopping, a.sample
+}
+
+// describe is an answer or the error in its place, for a failure's sample.
+func describe(resp *remoting.Command, err error) string {
+	if err != nil {
+		return err.Error()
+	}
+	return fmt.Sprintf("%d %q", resp.Code, resp.Remark)
 }
