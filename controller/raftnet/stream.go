@@ -165,7 +165,7 @@ func (s *Stream) Addr() net.Addr { return s.ln.Addr() }
 // was down. Waiting here, the count grows once per timeout and the first
 // dial after the peer's return gets through.
 func (s *Stream) Dial(address raft.ServerAddress, timeout time.Duration) (net.Conn, error) {
-	dialCtx, cancelDial := context.WithTimeout(s.dialCtx, handshakeBudget(timeout))
+	dialCtx, cancelDial := context.WithTimeout(s.dialCtx, budget(timeout))
 	defer cancelDial()
 	conn, err := s.dialer.DialContext(dialCtx, "tcp", string(address))
 	for err != nil && peerAway(err) {
@@ -179,7 +179,7 @@ func (s *Stream) Dial(address raft.ServerAddress, timeout time.Duration) (net.Co
 	if err != nil || s.tls == nil {
 		return conn, err
 	}
-	ctx, cancel := context.WithTimeout(s.ctx, handshakeBudget(timeout))
+	ctx, cancel := context.WithTimeout(s.ctx, budget(timeout))
 	defer cancel()
 	tc := tls.Client(conn, s.tls.client)
 	if err := tc.HandshakeContext(ctx); err != nil {
@@ -199,7 +199,9 @@ func peerAway(err error) bool {
 // before Raft stops for good, whose shutdown waits for its calls to end.
 func (s *Stream) StopDialing() { s.stopDials() }
 
-func handshakeBudget(timeout time.Duration) time.Duration {
+// budget is the time a dial, and then its TLS handshake, is given: Raft's
+// timeout, or HandshakeTimeout when Raft gives none.
+func budget(timeout time.Duration) time.Duration {
 	if timeout <= 0 {
 		return HandshakeTimeout
 	}
