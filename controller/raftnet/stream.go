@@ -179,7 +179,7 @@ func (s *Stream) Dial(address raft.ServerAddress, timeout time.Duration) (net.Co
 	if err != nil || s.tls == nil {
 		return conn, err
 	}
-	ctx, cancel := context.WithTimeout(s.ctx, budget(timeout))
+	ctx, cancel := context.WithTimeout(s.dialCtx, budget(timeout)) // StopDialing ends a handshake too
 	defer cancel()
 	tc := tls.Client(conn, s.tls.client)
 	if err := tc.HandshakeContext(ctx); err != nil {

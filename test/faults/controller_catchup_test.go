@@ -43,24 +43,10 @@ func TestControllerRestartedFollowerCatchesUpAtOnce(t *testing.T) {
 		time.Sleep(down)
 		target := g.index(leader, "lastIndex")
 		g.start(t, f, false)
-		var up time.Time
-		for deadline := time.Now().Add(30 * time.Second); up.IsZero() && time.Now().Before(deadline); time.Sleep(5 * time.Millisecond) {
-			if _, err := g.status(f); err == nil {
-				up = time.Now()
-			}
-		}
-		if up.IsZero() {
+		if _, up := waitFor(30*time.Second, 5*time.Millisecond, func() bool { _, err := g.status(f); return err == nil }); !up {
 			t.Fatalf("n%d's side port did not answer within 30 s of its start", f)
 		}
-		var caughtUp time.Duration
-		for deadline := up.Add(30 * time.Second); caughtUp == 0 && time.Now().Before(deadline); time.Sleep(5 * time.Millisecond) {
-			if g.index(f, "appliedIndex") >= target {
-				caughtUp = time.Since(up)
-			}
-		}
-		if caughtUp == 0 {
-			t.Fatalf("trial %d: n%d did not reach index %d within 30 s of its restart", trial+1, f, target)
-		}
+		caughtUp := g.catchUp(t, f, target)
 		r.observe(t, "trial %d: n%d down %s, back: caught up to index %d in %s", trial+1, f, down, target, ms(caughtUp))
 		took = append(took, caughtUp)
 	}

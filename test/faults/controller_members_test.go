@@ -165,13 +165,19 @@ func (g *membersGroup) add(t *testing.T, i int) time.Duration {
 			target = g.index(j, "lastIndex")
 		}
 	}
-	for deadline := added.Add(60 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
-		if applied := g.index(i, "appliedIndex"); target > 0 && applied >= target {
-			return time.Since(added)
-		}
+	g.catchUp(t, i, target)
+	return time.Since(added)
+}
+
+// catchUp waits until node i's applied index reaches target (at most 60 s)
+// and returns how long that took.
+func (g *membersGroup) catchUp(t *testing.T, i int, target uint64) time.Duration {
+	t.Helper()
+	took, ok := waitFor(60*time.Second, 5*time.Millisecond, func() bool { return target > 0 && g.index(i, "appliedIndex") >= target })
+	if !ok {
+		t.Fatalf("n%d did not catch up to index %d within 60 s", i, target)
 	}
-	t.Fatalf("n%d did not catch up to index %d within 60 s", i, target)
-	return 0
+	return took
 }
 
 func (g *membersGroup) remove(t *testing.T, i int) []string {
